@@ -1,0 +1,26 @@
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { AuthModule } from './auth/auth.module';
+import { AppExceptionFilter } from './common/filters/app-exception.filter';
+import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
+import { BodyParserMiddleware } from './common/middleware/body-parser.middleware';
+import { RouteIndex } from './common/routing/route-index';
+import { createValidationPipe } from './common/validation/app-validation.pipe';
+import { UsersModule } from './users/users.module';
+
+@Module({
+  imports: [ConfigModule, DatabaseModule, AuthModule, UsersModule],
+  providers: [
+    RouteIndex,
+    { provide: APP_FILTER, useClass: AppExceptionFilter },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+  ],
+})
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(BodyParserMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { Plan, PlatformRole } from '@app/common';
+import { UserRepository } from '@app/database';
+
+export interface AccountSnapshot {
+  role: PlatformRole;
+  plan: Plan;
+}
+
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Role and plan of an account, cached in-process for a few seconds: the authentication hot path
+ * avoids a query per request, and a role or plan change reaches every replica well within one
+ * rate-limit window.
+ */
+@Injectable()
+export class AccountDirectory {
+  private readonly cache = new Map<string, { value: AccountSnapshot | null; until: number }>();
+
+  constructor(private readonly users: UserRepository) {}
+
+  async get(userId: string): Promise<AccountSnapshot | null> {
+    const now = Date.now();
+    const hit = this.cache.get(userId);
+    if (hit && hit.until > now) return hit.value;
+    const row = await this.users.findAccount(userId);
+    const value = row ? { role: row.role, plan: row.plan } : null;
+    if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+    this.cache.set(userId, { value, until: now + TTL_MS });
+    return value;
+  }
+
+  /** Drops the cached entry after a change made by this replica. */
+  forget(userId: string): void {
+    this.cache.delete(userId);
+  }
+}

@@ -1,0 +1,64 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthContext } from '@app/common';
+import { Auth } from '../common/decorators/auth.decorator';
+import { Public } from '../common/decorators/public.decorator';
+import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { UsersService } from '../users/users.service';
+import { UserView } from '../users/user.view';
+import { AuthService } from './auth.service';
+import { LoginDto } from './dto/login.dto';
+import { RefreshDto } from './dto/refresh.dto';
+import { RegisterDto } from './dto/register.dto';
+import { TokenPairView } from './dto/token-pair.view';
+import { TokenPair } from './token.service';
+
+@ApiTags('Authentication')
+@Controller('auth')
+export class AuthController {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly users: UsersService,
+  ) {}
+
+  @Public()
+  @Post('register')
+  @ApiOperation({ summary: 'Create an account', description: 'Emits `user.created`.' })
+  @ApiDataResponse(UserView, 201, 'The new user')
+  @ApiErrors(400, 409, 429)
+  register(@Body() body: RegisterDto): Promise<UserView> {
+    return this.users.create(body);
+  }
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Exchange email and password for a token pair' })
+  @ApiDataResponse(TokenPairView)
+  @ApiErrors(400, 401, 429)
+  login(@Body() body: LoginDto): Promise<TokenPair> {
+    return this.auth.login(body.email, body.password);
+  }
+
+  @Public()
+  @Post('refresh')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Rotate a refresh token',
+    description: 'Returns a new pair. Reusing a rotated refresh token revokes every token of its login.',
+  })
+  @ApiDataResponse(TokenPairView)
+  @ApiErrors(400, 401, 429)
+  refresh(@Body() body: RefreshDto): Promise<TokenPair> {
+    return this.auth.refresh(body.refresh_token);
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  @ApiBearerAuth()
+  @ApiOperation({ summary: 'Revoke the access token and its refresh tokens' })
+  @ApiErrors(401)
+  logout(@Auth() auth: AuthContext): Promise<void> {
+    return this.auth.logout(auth);
+  }
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { AuthContext, AuthenticationRequiredError, newId } from '@app/common';
+import { RefreshTokenRepository, UserRepository } from '@app/database';
+import { PasswordHasher } from './password-hasher';
+import { TokenRevocationService } from './token-revocation.service';
+import { TokenPair, TokenService } from './token.service';
+
+/** Verified by login when the email is unknown, so both paths take the same time. */
+const DUMMY_HASH =
+  '$argon2id$v=19$m=65536,t=3,p=4$7fgOT1LlO4oDS/6cnLxq4Q$IxSqKX7cvx2HFyCXvC6lUoaLEUUCU7LQIOLISOh5feU';
+
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly refreshTokens: RefreshTokenRepository,
+    private readonly tokens: TokenService,
+    private readonly revocations: TokenRevocationService,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** The account id for a correct email and password, or null. */
+  async verifyPassword(email: string, password: string): Promise<string | null> {
+    const user = await this.users.findByEmailWithPassword(email);
+    const valid = await this.hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
+    return user && valid ? user.id : null;
+  }
+
+  async login(email: string, password: string): Promise<TokenPair> {
+    const userId = await this.verifyPassword(email, password);
+    if (!userId) throw new AuthenticationRequiredError('The email or password is incorrect.');
+    return this.startFamily(userId);
+  }
+
+  /** Opens a new refresh family for an account: login, legacy migration and similar exchanges. */
+  async startFamily(userId: string): Promise<TokenPair> {
+    return this.issueInFamily(userId, newId('rtk'));
+  }
+
+  /** Rotates a refresh token; presenting one that was already rotated revokes its family. */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const claims = this.tokens.verify(refreshToken, 'refresh');
+    if (!claims) throw new AuthenticationRequiredError('The refresh token is invalid or expired. Log in again.');
+    const outcome = await this.refreshTokens.rotate(claims.jti);
+    if (outcome === 'reused') {
+      await this.revokeFamily(claims.fam);
+      throw new AuthenticationRequiredError('The refresh token was already used; its session has been revoked. Log in again.');
+    }
+    if (outcome === 'invalid') throw new AuthenticationRequiredError('The refresh token has been revoked. Log in again.');
+    return this.issueInFamily(claims.sub, claims.fam);
+  }
+
+  /** Revokes the access token in use and its whole refresh family. */
+  async logout(auth: AuthContext): Promise<void> {
+    if (auth.credential !== 'jwt' || !auth.familyId) return;
+    await Promise.all([
+      this.revocations.revokeAccessToken(auth.credentialId, auth.expiresAt ?? 0),
+      this.revokeFamily(auth.familyId),
+    ]);
+  }
+
+  private async revokeFamily(familyId: string): Promise<void> {
+    await Promise.all([this.refreshTokens.revokeFamily(familyId), this.revocations.revokeFamily(familyId)]);
+  }
+
+  private async issueInFamily(userId: string, familyId: string): Promise<TokenPair> {
+    const issued = this.tokens.issuePair(userId, familyId);
+    await this.refreshTokens.create({
+      id: issued.refreshJti,
+      familyId,
+      userId,
+      expiresAt: issued.refreshExpiresAt,
+    });
+    return issued.pair;
+  }
+}

@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
+import { AuthContext, AuthenticationRequiredError } from '@app/common';
+import { JWT_STRATEGY } from '../strategies/jwt.strategy';
+
+const JWT_FAILURES: Record<string, string> = {
+  TokenExpiredError: 'The access token has expired. Refresh it or log in again.',
+  JsonWebTokenError: 'The access token is malformed or its signature is invalid.',
+  NotBeforeError: 'The access token is not valid yet.',
+};
+
+/** Runs the JWT strategy and turns each failure into a 401 that says what was wrong. */
+@Injectable()
+export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
+  override handleRequest<TUser = AuthContext>(error: unknown, auth: TUser | false, info: unknown): TUser {
+    if (error instanceof Error) throw error;
+    if (!auth) {
+      const name = info instanceof Error ? info.name : '';
+      throw new AuthenticationRequiredError(JWT_FAILURES[name] ?? 'The access token is missing or invalid.');
+    }
+    return auth;
+  }
+}

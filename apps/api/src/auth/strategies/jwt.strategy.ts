@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { AppConfig } from '@app/config';
+import { ALL_SCOPES, AuthContext, AuthenticationRequiredError } from '@app/common';
+import { AccountDirectory } from '../account-directory.service';
+import { TokenRevocationService } from '../token-revocation.service';
+import { JWT_ALGORITHM, JWT_ISSUER, TokenClaims } from '../token.service';
+
+export const JWT_STRATEGY = 'jwt';
+
+/** `Authorization: Bearer <access token>`: signature, algorithm, audience, kind and revocation. */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
+  constructor(
+    config: AppConfig,
+    private readonly revocations: TokenRevocationService,
+    private readonly accounts: AccountDirectory,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.jwtSecret,
+      algorithms: [JWT_ALGORITHM],
+      issuer: JWT_ISSUER,
+      audience: `rms:${config.APP_ENV}`,
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(claims: TokenClaims): Promise<AuthContext> {
+    if (claims.typ !== 'access') throw new AuthenticationRequiredError('Use an access token, not a refresh token.');
+    const [revoked, account] = await Promise.all([
+      this.revocations.isRevoked(claims.jti, claims.fam),
+      this.accounts.get(claims.sub),
+    ]);
+    if (revoked) throw new AuthenticationRequiredError('The access token has been revoked. Log in again.');
+    if (!account) throw new AuthenticationRequiredError('The account of this token no longer exists.');
+    return {
+      userId: claims.sub,
+      role: account.role,
+      plan: account.plan,
+      credential: 'jwt',
+      scopes: ALL_SCOPES,
+      credentialId: claims.jti,
+      expiresAt: claims.exp,
+      familyId: claims.fam,
+    };
+  }
+}

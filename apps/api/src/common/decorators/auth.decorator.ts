@@ -1,0 +1,12 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { AuthContext, AuthenticationRequiredError } from '@app/common';
+
+export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string };
+
+/** The caller's AuthContext, set by the authentication guard. */
+export const Auth = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {
+  const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().auth;
+  if (!auth) throw new AuthenticationRequiredError();
+  return auth;
+});

@@ -1,0 +1,41 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError } from '@app/common';
+import { RouteIndex } from '../routing/route-index';
+import { toAppError } from './error-mapping';
+
+/** Renders every error as `{ error: { code, message, details? } }`; 500s never show internals. */
+@Catch()
+export class AppExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly routes: RouteIndex) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request & { id?: string }>();
+    const res = http.getResponse<Response>();
+    let error = toAppError(exception);
+    if (error?.code === 'not_found') {
+      const allowed = this.routes.allowedMethods(req.path);
+      if (allowed.length > 0) {
+        error = new AppError('method_not_allowed', `Use one of ${allowed.join(', ')} on this path.`, undefined, {
+          Allow: allowed.join(', '),
+        });
+      }
+    }
+    if (!error) {
+      this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
+      error = new AppError('internal_server_error', 'Something went wrong on our side. Quote the X-Request-ID.');
+    }
+    if (res.headersSent) return;
+    for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+    res.status(error.status).json(renderError(error));
+  }
+}
+
+export function renderError(error: AppError): { error: Record<string, unknown> } {
+  const body: Record<string, unknown> = { code: error.code, message: error.message };
+  if (error.details && error.details.length > 0) body.details = error.details;
+  return { error: body };
+}

@@ -1,0 +1,56 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import { json, urlencoded } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, InvalidRequestError } from '@app/common';
+
+export const BODY_LIMIT = '1mb';
+
+type Parser = (req: Request, res: Response, next: (error?: unknown) => void) => void;
+
+const parseJson: Parser = json({ limit: BODY_LIMIT, strict: false });
+const parseForm: Parser = urlencoded({ limit: BODY_LIMIT, extended: false });
+
+/** Paths that take HTML forms (OAuth token endpoint and consent page) besides JSON. */
+const FORM_PATHS = /^\/oauth\//;
+
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function hasBody(req: Request): boolean {
+  if (BODYLESS_METHODS.has(req.method)) return false;
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+function run(parser: Parser, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) =>
+    parser(req, res, (error) => (error ? reject(error instanceof Error ? error : new Error('The request body could not be read.')) : resolve())),
+  );
+}
+
+/**
+ * Parses request bodies inside Nest so that parse errors reach the exception filter:
+ * malformed JSON and non-object bodies are `invalid_request`, other media types 415,
+ * bodies over 1 MiB 413.
+ */
+@Injectable()
+export class BodyParserMiddleware implements NestMiddleware {
+  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (!hasBody(req)) {
+      req.body = {};
+      return next();
+    }
+    const form = FORM_PATHS.test(req.path) && req.is('application/x-www-form-urlencoded');
+    if (form) {
+      await run(parseForm, req, res);
+      return next();
+    }
+    if (!req.is(['application/json', 'application/*+json'])) {
+      throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
+    }
+    await run(parseJson, req, res);
+    const body: unknown = req.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new InvalidRequestError('The request body must be a JSON object.');
+    }
+    next();
+  }
+}

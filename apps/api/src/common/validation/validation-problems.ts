@@ -1,0 +1,41 @@
+import type { ValidationError as ClassValidatorError } from 'class-validator';
+import type { FieldProblem } from '@app/common';
+
+/** Server-set fields: sending one is "read-only", not "unknown". */
+export const READ_ONLY_FIELDS = new Set([
+  'id',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'owner_id',
+  'version',
+  'key',
+  'last_used_at',
+  'prefix',
+]);
+
+function childPath(parent: string, property: string, parentValue: unknown): string {
+  if (Array.isArray(parentValue)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+/** Flattens class-validator's tree into `details`, with paths like `resources[3].name`. */
+export function toFieldProblems(errors: ClassValidatorError[], parent = '', parentValue?: unknown): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const error of errors) {
+    const field = childPath(parent, error.property, parentValue);
+    for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
+      if (constraint === 'whitelistValidation') {
+        const readOnly = READ_ONLY_FIELDS.has(error.property);
+        problems.push({ field, message: readOnly ? 'is read-only' : 'is not a known field' });
+      } else {
+        const prefix = `${error.property} `;
+        problems.push({ field, message: message.startsWith(prefix) ? message.slice(prefix.length) : message });
+      }
+    }
+    if (error.children && error.children.length > 0) {
+      problems.push(...toFieldProblems(error.children, field, error.value));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { UserEntity } from '@app/database';
+
+export class UserProfileView {
+  @ApiProperty({ nullable: true, type: String, example: 'Ada' })
+  first_name: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'Lovelace' })
+  last_name: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'https://example.com/ada.png' })
+  avatar_url: string | null;
+}
+
+export class UserView {
+  @ApiProperty({ example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  id: string;
+
+  @ApiProperty({ example: 'ada@example.com' })
+  email: string;
+
+  @ApiProperty({ example: 'ada_l' })
+  username: string;
+
+  @ApiProperty({ enum: ['user', 'admin'] })
+  role: string;
+
+  @ApiProperty({ enum: ['free', 'pro', 'enterprise'] })
+  plan: string;
+
+  @ApiProperty({ type: UserProfileView })
+  profile: UserProfileView;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  updated_at: string;
+}
+
+/** The public form of a user: never the password hash. */
+export function toUserView(user: UserEntity): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    role: user.role,
+    plan: user.plan,
+    profile: { first_name: user.firstName, last_name: user.lastName, avatar_url: user.avatarUrl },
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}

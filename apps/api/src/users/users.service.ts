@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ConflictError, newId, PlatformRole, ResourceNotFoundError } from '@app/common';
+import { EventRepository, UserEntity, UserRepository } from '@app/database';
+import { PasswordHasher } from '../auth/password-hasher';
+import { RegisterDto } from '../auth/dto/register.dto';
+import { ProfileChangesDto } from './dto/update-profile.dto';
+import { toUserView, UserView } from './user.view';
+
+const UNIQUE_VIOLATION = '23505';
+
+const PROFILE_COLUMNS = {
+  first_name: 'firstName',
+  last_name: 'lastName',
+  avatar_url: 'avatarUrl',
+} as const satisfies Record<keyof ProfileChangesDto, keyof UserEntity>;
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UserRepository,
+    private readonly events: EventRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** Creates an account and its `user.created` event in one transaction. */
+  async create(input: RegisterDto, role: PlatformRole = 'user'): Promise<UserView> {
+    const taken = await this.users.takenFields(input.email, input.username);
+    if (taken.length > 0) throw this.takenError(taken);
+    const passwordHash = await this.hasher.hash(input.password);
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const user = await this.users.insert(manager, {
+          id: newId('usr'),
+          email: input.email,
+          username: input.username,
+          passwordHash,
+          role,
+          plan: 'free',
+          firstName: null,
+          lastName: null,
+          avatarUrl: null,
+        });
+        const view = toUserView(user);
+        await this.events.append(manager, [{ type: 'user.created', object: { ...view }, ownerId: user.id }]);
+        return view;
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw this.takenError(await this.users.takenFields(input.email, input.username));
+      }
+      throw error;
+    }
+  }
+
+  async get(userId: string): Promise<UserView> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new ResourceNotFoundError('User', userId);
+    return toUserView(user);
+  }
+
+  /** Applies profile changes and writes `user.updated` with the prior values of what changed. */
+  async updateProfile(userId: string, changes: ProfileChangesDto): Promise<UserView> {
+    return this.dataSource.transaction(async (manager) => {
+      const before = await this.users.findById(userId, manager);
+      if (!before) throw new ResourceNotFoundError('User', userId);
+      const update: Partial<UserEntity> = {};
+      const previous: Record<string, string | null> = {};
+      for (const [field, column] of Object.entries(PROFILE_COLUMNS) as Array<[keyof ProfileChangesDto, 'firstName' | 'lastName' | 'avatarUrl']>) {
+        const value = changes[field];
+        if (value === undefined || value === before[column]) continue;
+        update[column] = value;
+        previous[field] = before[column];
+      }
+      if (Object.keys(update).length === 0) return toUserView(before);
+      const after = await this.users.update(manager, userId, update);
+      const view = toUserView(after);
+      await this.events.append(manager, [
+        { type: 'user.updated', object: { ...view }, previousData: { profile: previous }, ownerId: userId },
+      ]);
+      return view;
+    });
+  }
+
+  private takenError(fields: Array<'email' | 'username'>): ConflictError {
+    const list = fields.length > 0 ? fields : (['email'] as const);
+    return new ConflictError(
+      `An account with this ${list.join(' and ')} already exists.`,
+      list.map((field) => ({ field, message: 'is already taken' })),
+    );
+  }
+}

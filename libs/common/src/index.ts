@@ -1,0 +1,4 @@
+export * from './auth-context';
+export * from './errors';
+export * from './ids';
+export * from './pagination';

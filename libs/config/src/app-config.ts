@@ -1,0 +1,123 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+
+const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+
+/**
+ * The process environment, validated once at start. Both apps and the CLI read their settings
+ * from this class only; a missing or bad value stops the process with the variable's name.
+ */
+export class AppConfig {
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' })
+  DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/rms';
+
+  @IsString()
+  @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' })
+  REDIS_URL = 'redis://127.0.0.1:6379';
+
+  @IsString()
+  @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 characters of [A-Za-z0-9:_-]' })
+  REDIS_PREFIX = 'rms';
+
+  @IsIn(['test', 'live'])
+  APP_ENV: 'test' | 'live' = 'test';
+
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @ValidateIf((config: AppConfig) => config.NODE_ENV !== 'development' || config.JWT_SECRET !== undefined)
+  @IsString({ message: 'is required outside development' })
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  /** Public base of the service, used in absolute links (OAuth metadata, redirects). */
+  @IsString()
+  @Matches(/^https?:\/\/[^/]+$/, { message: 'must be an http(s) origin without a path' })
+  PUBLIC_URL = 'http://localhost:3000';
+
+  /** Number of reverse proxies in front of the API whose X-Forwarded-For is trusted. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  TRUST_PROXY_HOPS = 0;
+
+  /** Milliseconds the API waits for requests in flight after SIGTERM. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_GRACE_MS = 10000;
+
+  /** Webhook retry delays in milliseconds after each failed attempt (comma separated). */
+  @IsString()
+  @Matches(/^\d+(,\d+)*$/, { message: 'must be comma-separated milliseconds' })
+  WEBHOOK_RETRY_DELAYS_MS = '0,60000,300000,1800000,7200000';
+
+  /** Allow webhook URLs on loopback and private addresses (local development and tests only). */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_HOSTS = 'false';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  get jwtSecret(): string {
+    return this.JWT_SECRET ?? DEVELOPMENT_JWT_SECRET;
+  }
+
+  get isProduction(): boolean {
+    return this.NODE_ENV === 'production';
+  }
+
+  get webhookRetryDelaysMs(): number[] {
+    return this.WEBHOOK_RETRY_DELAYS_MS.split(',').map(Number);
+  }
+}
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+/** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const known = Object.keys(new AppConfig()).concat('JWT_SECRET');
+  const provided = Object.fromEntries(
+    known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),
+  );
+  const config = plainToInstance(AppConfig, provided);
+  const errors = validateSync(config, { skipMissingProperties: false });
+  if (errors.length > 0) {
+    throw new ConfigValidationError(
+      errors.map((error) => `${error.property} ${Object.values(error.constraints ?? {}).join('; ')}`),
+    );
+  }
+  return config;
+}

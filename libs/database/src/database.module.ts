@@ -1,0 +1,27 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '@app/config';
+import { dataSourceOptions } from './data-source-options';
+import { RedisModule } from './redis/redis.module';
+import { EventRepository } from './repositories/event.repository';
+import { RefreshTokenRepository } from './repositories/refresh-token.repository';
+import { UserRepository } from './repositories/user.repository';
+import { ENTITIES } from './entities';
+
+const REPOSITORIES = [EventRepository, UserRepository, RefreshTokenRepository];
+
+/** PostgreSQL through TypeORM, Redis, and the repositories every module shares. */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => dataSourceOptions(config),
+    }),
+    TypeOrmModule.forFeature(ENTITIES),
+    RedisModule,
+  ],
+  providers: REPOSITORIES,
+  exports: [...REPOSITORIES, RedisModule],
+})
+export class DatabaseModule {}

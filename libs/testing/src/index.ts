@@ -1,0 +1,3 @@
+export * from './factories';
+export * from './test-app';
+export * from './test-environment';

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { dataSourceOptions } from '@app/database';
+
+const ADMIN_DATABASE_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * One database and one Redis prefix per test run, so two runs never collide. The variables are
+ * set on process.env before Jest starts its workers, which inherit them.
+ */
+export async function createTestEnvironment(): Promise<void> {
+  const run = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const database = `rms_test_${run}`;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  await admin.end();
+
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    APP_ENV: 'test',
+    DATABASE_URL: databaseUrl(database),
+    REDIS_URL,
+    REDIS_PREFIX: `rms_test_${run}`,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: '0,50,100,150,200',
+    SHUTDOWN_GRACE_MS: '1000',
+  });
+
+  const dataSource = new DataSource(dataSourceOptions(loadConfig()));
+  await dataSource.initialize();
+  await dataSource.runMigrations();
+  await dataSource.destroy();
+}
+
+/** Drops the run's database and deletes every Redis key under its prefix. */
+export async function destroyTestEnvironment(): Promise<void> {
+  const database = new URL(process.env.DATABASE_URL ?? '').pathname.slice(1);
+  const prefix = process.env.REDIS_PREFIX;
+  if (database.startsWith('rms_test_')) {
+    const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.end();
+  }
+  if (prefix?.startsWith('rms_test_')) {
+    const redis = new Redis(REDIS_URL);
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    await redis.quit();
+  }
+}
