@@ -6,6 +6,7 @@ const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 
 module.exports = {
   transform,
+  testTimeout: 30000,
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   projects: [
@@ -25,7 +26,6 @@ module.exports = {
       moduleNameMapper,
       transform,
       setupFiles: ['reflect-metadata'],
-      testTimeout: 30000,
     },
   ],
 };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
 interface RouterLayer {
-  route?: { methods: Record<string, boolean> };
+  route?: { path: string; methods: Record<string, boolean> };
   match(path: string): boolean;
 }
 
@@ -16,7 +16,8 @@ export class RouteIndex {
     const stack = instance?.router?.stack ?? [];
     const methods = new Set<string>();
     for (const layer of stack) {
-      if (!layer.route || !layer.match(path)) continue;
+      // Wildcard routes are middleware mounted for every method, not endpoints.
+      if (!layer.route || layer.route.path.includes('{*') || !layer.match(path)) continue;
       for (const [method, enabled] of Object.entries(layer.route.methods)) {
         if (enabled && method !== '_all') methods.add(method.toUpperCase());
       }
