@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { Public } from '../common/decorators/public.decorator';
+import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
 import { UsersService } from '../users/users.service';
 import { UserView } from '../users/user.view';
@@ -54,6 +55,7 @@ export class AuthController {
   }
 
   @Post('logout')
+  @ScopeArea(null)
   @HttpCode(204)
   @ApiBearerAuth()
   @ApiOperation({ summary: 'Revoke the access token and its refresh tokens' })

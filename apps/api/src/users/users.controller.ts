@@ -2,6 +2,7 @@ import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
+import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiErrors, ApiDataResponse } from '../common/openapi/api-responses';
 import { UpdateProfileDto } from './dto/update-profile.dto';
 import { UsersService } from './users.service';
@@ -9,6 +10,7 @@ import { UserView } from './user.view';
 
 @ApiTags('Users')
 @ApiBearerAuth()
+@ScopeArea('users')
 @Controller('users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
