@@ -1,9 +1,16 @@
-import { RequestMethod } from '@nestjs/common';
+import { DynamicModule, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware';
+import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
+import { createHttpLogger } from './logging/http-logger';
+import { LoggingModule } from './logging/logging.module';
+import { LogOutput, ROOT_LOGGER } from './logging/root-logger';
+import { HttpMetrics } from './metrics/http-metrics';
+import { setupOpenApi } from './openapi/openapi';
 
 export const API_PREFIX = 'v2';
 
@@ -15,18 +22,40 @@ const ROOT_PATHS = [
   { path: '.well-known/{*path}', method: RequestMethod.ALL },
 ];
 
-/** Builds the API application exactly as production runs it; tests use the same function. */
-export async function createApiApp(): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+export interface ApiAppOptions {
+  /** Where the logs go and from which level (default: stdout, `LOG_LEVEL`); tests capture them. */
+  log?: LogOutput;
+}
+
+/** The root module: AppModule plus the logging module, whose output is a parameter. */
+export function apiRootModule(options: ApiAppOptions = {}): DynamicModule {
+  return { module: AppModule, imports: [LoggingModule.forRoot(options.log)] };
+}
+
+/** Everything but the module graph: logger, express settings, early middleware, prefix, docs. */
+export function configureApiApp(app: NestExpressApplication): void {
+  app.useLogger(app.get(Logger));
   const config = app.get(AppConfig);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it.
   app.use(requestIdMiddleware);
+  app.use(createHttpLogger(app.get(ROOT_LOGGER)));
+  app.use(app.get(HttpMetrics).middleware);
+  app.use(legacyApiMiddleware);
   app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });
+  setupOpenApi(app, API_PREFIX);
   app.enableShutdownHooks();
+}
+
+/** Builds the API application exactly as production runs it; tests use the same function. */
+export async function createApiApp(options: ApiAppOptions = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(apiRootModule(options), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  configureApiApp(app);
   return app;
 }

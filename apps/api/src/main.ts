@@ -1,11 +1,28 @@
 import 'reflect-metadata';
-import { AppConfig } from '@app/config';
+import { Logger } from 'nestjs-pino';
+import { AppConfig, ConfigValidationError, loadConfig } from '@app/config';
 import { createApiApp } from './app.setup';
 
-async function bootstrap(): Promise<void> {
-  const app = await createApiApp();
-  const config = app.get(AppConfig);
-  await app.listen(config.PORT);
+/** A bad environment ends the process with the names of the bad variables, not a stack trace. */
+function configOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigValidationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
 }
 
-void bootstrap();
+async function bootstrap(): Promise<void> {
+  const config = configOrExit();
+  const app = await createApiApp();
+  await app.listen(config.PORT);
+  app.get(Logger).log(`Listening on port ${config.PORT}`, 'Bootstrap');
+}
+
+bootstrap().catch((error: unknown) => {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`The API failed to start: ${detail}\n`);
+  process.exit(1);
+});

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Plan } from '@app/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -80,6 +81,18 @@ export class AppConfig {
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_HOSTS = 'false';
 
+  /**
+   * Per-plan request limits (decisions 10). Only test runs not about them switch them off, since
+   * their many users share one client IP; the failed-login limit always applies.
+   */
+  @IsIn(['true', 'false'])
+  RATE_LIMIT_ENABLED = 'true';
+
+  /** Requests per 60-second window for each plan (decisions 10); operators may tune them. */
+  @IsString()
+  @Matches(/^free=\d+,pro=\d+,enterprise=\d+$/, { message: 'must look like free=60,pro=600,enterprise=6000' })
+  RATE_LIMIT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
+
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -88,6 +101,13 @@ export class AppConfig {
 
   get jwtSecret(): string {
     return this.JWT_SECRET ?? DEVELOPMENT_JWT_SECRET;
+  }
+
+  get planLimits(): Record<Plan, number> {
+    const limits = Object.fromEntries(
+      this.RATE_LIMIT_PLAN_LIMITS.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
+    );
+    return limits as Record<Plan, number>;
   }
 
   get isProduction(): boolean {
@@ -116,7 +136,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const errors = validateSync(config, { skipMissingProperties: false });
   if (errors.length > 0) {
     throw new ConfigValidationError(
-      errors.map((error) => `${error.property} ${Object.values(error.constraints ?? {}).join('; ')}`),
+      errors.map((error) => {
+        // class-validator's default messages start with the property name; custom ones do not.
+        const messages = Object.values(error.constraints ?? {}).map((message) =>
+          message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message,
+        );
+        return `${error.property} ${messages.join('; ')}`;
+      }),
     );
   }
   return config;

@@ -3,16 +3,27 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApiApp } from '../../../apps/api/src/app.setup';
 
+export interface TestAppOptions {
+  /** Keep every log line (level info and up) in memory, readable through `logs()`. */
+  captureLogs?: boolean;
+}
+
 export interface TestApp {
   app: INestApplication;
   http: TestAgent;
+  /** The captured log output, one JSON object per line; empty unless `captureLogs` was set. */
+  logs(): string;
   close(): Promise<void>;
 }
 
 /** The real API, built as production builds it, listening on a free loopback port. */
-export async function createTestApp(): Promise<TestApp> {
-  const app = await createApiApp();
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const lines: string[] = [];
+  const log = options.captureLogs
+    ? { destination: { write: (line: string): void => void lines.push(line) }, level: 'info' as const }
+    : undefined;
+  const app = await createApiApp({ log });
   await app.listen(0, '127.0.0.1');
   const http = request(app.getHttpServer());
-  return { app, http, close: () => app.close() };
+  return { app, http, logs: () => lines.join(''), close: () => app.close() };
 }

@@ -37,6 +37,8 @@ export async function createTestEnvironment(): Promise<void> {
     WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '0,50,100,150,200',
     SHUTDOWN_GRACE_MS: '1000',
+    // Suites share one client IP; the rate-limit suites switch limits back on for themselves.
+    RATE_LIMIT_ENABLED: 'false',
   });
 
   const dataSource = new DataSource(dataSourceOptions(loadConfig()));

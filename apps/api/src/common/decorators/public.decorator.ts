@@ -1,6 +1,11 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 
 export const IS_PUBLIC = 'rms:isPublic';
 
+/** OpenAPI marker of a public operation; the document builder turns it into `security: []`. */
+export const PUBLIC_OPERATION = 'x-public';
+
 /** Opts a route out of authentication; every other route needs a credential. */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
+export const Public = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension(PUBLIC_OPERATION, true));

@@ -1,23 +1,29 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@app/common';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
 
-/** Renders every error as `{ error: { code, message, details? } }`; 500s never show internals. */
+/**
+ * Renders every error as `{ error: { code, message, details? } }`. A 500 never shows internals:
+ * the exception goes to `res.err`, where the request log line picks it up with its stack and
+ * the request id.
+ */
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Errors');
-
   constructor(private readonly routes: RouteIndex) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const req = http.getRequest<Request & { id?: string }>();
-    const res = http.getResponse<Response>();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response & { err?: unknown }>();
     let error = toAppError(exception);
     if (error?.code === 'not_found') {
       const allowed = this.routes.allowedMethods(req.path);
+      if (allowed.length > 0 && req.method === 'OPTIONS') {
+        if (!res.headersSent) res.status(204).setHeader('Allow', [...allowed, 'OPTIONS'].join(', ')).end();
+        return;
+      }
       if (allowed.length > 0) {
         error = new AppError('method_not_allowed', `Use one of ${allowed.join(', ')} on this path.`, undefined, {
           Allow: allowed.join(', '),
@@ -25,7 +31,7 @@ export class AppExceptionFilter implements ExceptionFilter {
       }
     }
     if (!error) {
-      this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
+      res.err = exception instanceof Error ? exception : new Error(String(exception));
       error = new AppError('internal_server_error', 'Something went wrong on our side. Quote the X-Request-ID.');
     }
     if (res.headersSent) return;

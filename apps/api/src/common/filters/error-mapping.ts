@@ -22,8 +22,30 @@ interface HttpErrorLike {
   expose?: unknown;
 }
 
-function isHttpErrorLike(error: unknown): error is Error & HttpErrorLike {
+function isHttpErrorLike(error: unknown): error is Error & HttpErrorLike & { status: number } {
   return error instanceof Error && typeof (error as HttpErrorLike).status === 'number';
+}
+
+/** body-parser's client errors (`expose: true`), by their `type`. */
+function fromBodyParser(error: Error & HttpErrorLike & { status: number }): AppError | null {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new AppError('invalid_request', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+    case 'parameters.too.many':
+      return new AppError('payload_too_large', 'The request body has too many parameters.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('unsupported_media_type', error.message);
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new AppError('invalid_request', 'The request body ended before its announced length.');
+    default: {
+      const code = CODE_BY_STATUS[error.status];
+      return code ? new AppError(code, error.message) : null;
+    }
+  }
 }
 
 /**
@@ -33,19 +55,7 @@ function isHttpErrorLike(error: unknown): error is Error & HttpErrorLike {
  */
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
-  if (isHttpErrorLike(error) && error.expose === true) {
-    switch (error.type) {
-      case 'entity.parse.failed':
-        return new AppError('invalid_request', 'The request body is not valid JSON.');
-      case 'entity.too.large':
-        return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
-      case 'encoding.unsupported':
-      case 'charset.unsupported':
-        return new AppError('unsupported_media_type', error.message);
-      default:
-        break;
-    }
-  }
+  if (isHttpErrorLike(error) && error.expose === true) return fromBodyParser(error);
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const code = CODE_BY_STATUS[status];

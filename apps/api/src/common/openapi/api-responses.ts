@@ -31,12 +31,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: '`authentication_required`: missing, expired, malformed or revoked credential',
   403: '`insufficient_permissions`: scope, role or organization does not allow it',
   404: '`resource_not_found`: unknown, deleted or not visible',
+  405: '`method_not_allowed`: see the Allow header',
   409: '`conflict` or `idempotency_key_in_progress`',
   412: '`precondition_failed`: If-Match does not match the ETag',
   413: '`payload_too_large`: body over 1 MiB',
   415: '`unsupported_media_type`: send application/json',
   422: '`idempotency_key_reused`: the key was used for another request',
   429: '`rate_limit_exceeded`: see Retry-After',
+  500: '`internal_server_error`: quote the X-Request-ID',
+  503: '`service_unavailable`: a dependency is down, or the service is shutting down',
 };
 
 /** Documents the error statuses a route can answer, all in the error envelope. */

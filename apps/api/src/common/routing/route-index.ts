@@ -1,9 +1,25 @@
+import { METHODS } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
+/** What express keeps of a route; `req.route` has the same shape. */
+export interface ExpressRoute {
+  path: unknown;
+  methods: Record<string, boolean>;
+}
+
 interface RouterLayer {
-  route?: { path: string; methods: Record<string, boolean> };
+  route?: ExpressRoute;
   match(path: string): boolean;
+}
+
+/**
+ * True for a route that is an endpoint. Nest mounts module middleware as routes that accept
+ * every method (`/v2`, `/v2/{*path}`, `/health`, ...); those are not endpoints.
+ */
+export function isEndpointRoute(route: ExpressRoute | undefined): route is ExpressRoute & { path: string } {
+  if (!route || typeof route.path !== 'string' || route.path.includes('{*')) return false;
+  return route.methods._all !== true && Object.keys(route.methods).length < METHODS.length;
 }
 
 /** Answers which methods exist for a path, so an unmatched method is 405 rather than 404. */
@@ -16,10 +32,9 @@ export class RouteIndex {
     const stack = instance?.router?.stack ?? [];
     const methods = new Set<string>();
     for (const layer of stack) {
-      // Wildcard routes are middleware mounted for every method, not endpoints.
-      if (!layer.route || layer.route.path.includes('{*') || !layer.match(path)) continue;
+      if (!isEndpointRoute(layer.route) || !layer.match(path)) continue;
       for (const [method, enabled] of Object.entries(layer.route.methods)) {
-        if (enabled && method !== '_all') methods.add(method.toUpperCase());
+        if (enabled) methods.add(method.toUpperCase());
       }
     }
     if (methods.has('GET')) methods.add('HEAD');

@@ -24,7 +24,13 @@ export function toFieldProblems(errors: ClassValidatorError[], parent = '', pare
   const problems: FieldProblem[] = [];
   for (const error of errors) {
     const field = childPath(parent, error.property, parentValue);
-    for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
+    const constraints = Object.entries(error.constraints ?? {});
+    // Optional fields skip validation when absent, so any failure of an absent value means it is required.
+    if (error.value === undefined && constraints.length > 0 && !('whitelistValidation' in (error.constraints ?? {}))) {
+      problems.push({ field, message: 'is required' });
+      continue;
+    }
+    for (const [constraint, message] of constraints) {
       if (constraint === 'whitelistValidation') {
         const readOnly = READ_ONLY_FIELDS.has(error.property);
         problems.push({ field, message: readOnly ? 'is read-only' : 'is not a known field' });

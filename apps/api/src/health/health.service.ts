@@ -1,0 +1,56 @@
+import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { AppError, FieldProblem } from '@app/common';
+import { DependencyHealth, HealthView } from './health.view';
+import { RedisHealthIndicator } from './redis.health';
+
+/** A dependency slower than this is as good as down for a load balancer. */
+const CHECK_TIMEOUT_MS = 1000;
+
+@Injectable()
+export class HealthService {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
+  ) {}
+
+  /** The process runs and its event loop answers; dependencies are not consulted. */
+  liveness(): HealthView {
+    return { status: 'ok' };
+  }
+
+  /** PostgreSQL answers `SELECT 1` and Redis answers `PING`; otherwise 503 naming what is down. */
+  async readiness(): Promise<HealthView> {
+    try {
+      const result = await this.health.check([
+        () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
+        () => this.redis.pingCheck('redis', CHECK_TIMEOUT_MS),
+      ]);
+      return { status: 'ok', checks: toChecks(result.details) };
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException) throw notReady(error.getResponse() as HealthCheckResult);
+      throw error;
+    }
+  }
+}
+
+function toChecks(details: HealthIndicatorResult): Record<string, DependencyHealth> {
+  const checks: Record<string, DependencyHealth> = {};
+  for (const [name, detail] of Object.entries(details)) {
+    const message = typeof detail.message === 'string' ? detail.message : undefined;
+    checks[name] = message ? { status: detail.status, message } : { status: detail.status };
+  }
+  return checks;
+}
+
+function notReady(result: HealthCheckResult): AppError {
+  if (result.status === 'shutting_down') {
+    return new AppError('service_unavailable', 'The service is shutting down.');
+  }
+  const problems: FieldProblem[] = Object.entries(toChecks(result.details ?? {}))
+    .filter(([, check]) => check.status === 'down')
+    .map(([name, check]) => ({ field: name, message: check.message ?? 'down' }));
+  const names = problems.map((problem) => problem.field).join(' and ');
+  return new AppError('service_unavailable', `The service is not ready: ${names} unavailable.`, problems);
+}

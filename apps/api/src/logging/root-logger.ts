@@ -1,0 +1,31 @@
+import pino, { DestinationStream, LevelWithSilent, Logger } from 'pino';
+import { AppConfig } from '@app/config';
+
+export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
+export const LOG_OUTPUT = Symbol('LOG_OUTPUT');
+
+/** Where the logs go and from which level; both default to stdout and `LOG_LEVEL`. */
+export interface LogOutput {
+  destination?: DestinationStream;
+  level?: LevelWithSilent;
+}
+
+/** The error serializer, minus SQL parameters: they may hold credential hashes or personal data. */
+function serializeError(error: Error): Record<string, unknown> {
+  const serialized: Record<string, unknown> = { ...pino.stdSerializers.err(error) };
+  delete serialized.parameters;
+  delete serialized.driverError;
+  return serialized;
+}
+
+/** The one pino instance of the process; HTTP request loggers and Nest's logger are its children. */
+export function createRootLogger(config: AppConfig, output: LogOutput): Logger {
+  const options: pino.LoggerOptions = {
+    level: output.level ?? config.LOG_LEVEL,
+    base: { service: 'api', env: config.APP_ENV, pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    serializers: { err: serializeError },
+  };
+  return output.destination ? pino(options, output.destination) : pino(options);
+}

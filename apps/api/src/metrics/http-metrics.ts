@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { ExpressRoute, isEndpointRoute } from '../common/routing/route-index';
+
+/** The route label of requests no endpoint matched (404, 405): raw paths would be unbounded. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Status label of a request whose client went away before the response was sent (nginx's 499). */
+const CLIENT_CLOSED = '499';
+
+/**
+ * Request metrics labelled by route pattern (`/v2/resources/:id`), never by the raw path, so
+ * cardinality stays bounded. One registry per application: tests run several in one process.
+ */
+@Injectable()
+export class HttpMetrics {
+  readonly registry = new Registry();
+
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status (499: client closed first).',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the first middleware to the end of the response, by method and route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Express middleware; the work happens once, when the response closes. */
+  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.once('close', () => {
+      const route = routeLabel(req, res);
+      const status = res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED;
+      this.requests.inc({ method: req.method, route, status });
+      this.duration.observe({ method: req.method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+}
+
+/** Middleware that answers by itself names its route here (`res.locals.routeLabel`). */
+function routeLabel(req: Request, res: Response): string {
+  const route = req.route as ExpressRoute | undefined;
+  if (isEndpointRoute(route)) return route.path;
+  const label: unknown = (res.locals as { routeLabel?: unknown }).routeLabel;
+  return typeof label === 'string' ? label : UNMATCHED_ROUTE;
+}

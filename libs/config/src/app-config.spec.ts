@@ -1,0 +1,93 @@
+import { AppConfig, ConfigValidationError, loadConfig } from './app-config';
+
+const VALID_SECRET = 'x'.repeat(32);
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigValidationError');
+}
+
+describe('loadConfig (decisions 13)', () => {
+  it('takes the defaults in development when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toBeInstanceOf(AppConfig);
+    expect(config.PORT).toBe(3000);
+    expect(config.NODE_ENV).toBe('development');
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.SHUTDOWN_GRACE_MS).toBe(10000);
+    expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('reads numbers and values from the environment', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgresql://app:pw@db:5432/rms',
+      REDIS_URL: 'rediss://cache:6380',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+      JWT_SECRET: VALID_SECRET,
+      SHUTDOWN_GRACE_MS: '2500',
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.DATABASE_URL).toBe('postgresql://app:pw@db:5432/rms');
+    expect(config.LOG_LEVEL).toBe('debug');
+    expect(config.SHUTDOWN_GRACE_MS).toBe(2500);
+    expect(config.jwtSecret).toBe(VALID_SECRET);
+    expect(config.isProduction).toBe(true);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '3000.5'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['DATABASE_URL', 'mysql://db/rms'],
+    ['DATABASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['LOG_LEVEL', 'verbose'],
+    ['NODE_ENV', 'staging'],
+    ['APP_ENV', 'prod'],
+    ['SHUTDOWN_GRACE_MS', 'soon'],
+    ['PUBLIC_URL', 'https://api.example.com/v2'],
+  ])('refuses %s=%s and names the variable', (name, value) => {
+    const problems = problemsOf({ JWT_SECRET: VALID_SECRET, [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name} `));
+  });
+
+  it('refuses a JWT_SECRET shorter than 32 characters', () => {
+    const problems = problemsOf({ JWT_SECRET: 'short-secret' });
+    expect(problems).toEqual([expect.stringMatching(/^JWT_SECRET .*at least 32 characters/)]);
+  });
+
+  it.each(['production', 'test'])('requires JWT_SECRET when NODE_ENV=%s', (nodeEnv) => {
+    const problems = problemsOf({ NODE_ENV: nodeEnv });
+    expect(problems).toEqual([expect.stringMatching(/^JWT_SECRET .*is required outside development/)]);
+  });
+
+  it('names every bad variable at once, in a message fit for the console', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://db', NODE_ENV: 'production' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigValidationError);
+    const error = caught as ConfigValidationError;
+    expect(error.problems.map((problem) => problem.split(' ')[0]).sort()).toEqual(['DATABASE_URL', 'JWT_SECRET', 'PORT']);
+    expect(error.message).toMatch(/^Invalid configuration:\n {2}- /);
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(() => loadConfig({ SOMETHING_ELSE: 'x', PATH: '/usr/bin' })).not.toThrow();
+  });
+});

@@ -1,0 +1,114 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createTestApp, TestApp } from '@app/testing';
+
+interface Operation {
+  operationId: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string }>;
+}
+type PathItem = Record<string, Operation> & { servers?: Array<{ url: string }> };
+
+describe('OpenAPI (decisions 1)', () => {
+  let t: TestApp;
+  let document: {
+    openapi: string;
+    servers: Array<{ url: string }>;
+    security: Array<Record<string, string[]>>;
+    paths: Record<string, PathItem>;
+    components: { securitySchemes: Record<string, Record<string, unknown>> };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const res = await t.http.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    document = res.body;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('serves a document that passes OpenAPI validation', async () => {
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+    expect(document.openapi).toMatch(/^3\./);
+  });
+
+  it('puts the API under the /v2 server and root paths under their own', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/v2' })]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/v2/'))).toEqual([]);
+    expect(document.paths['/users/me'].get).toBeDefined();
+    expect(document.paths['/users/me'].servers).toBeUndefined();
+    for (const path of ['/health/live', '/health/ready', '/metrics']) {
+      expect(document.paths[path].servers).toEqual([{ url: '/' }]);
+    }
+  });
+
+  it('declares the bearer, API key and session cookie schemes, any of which a route takes', () => {
+    expect(document.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+      api_key: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+      cookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'rms_session' }),
+    });
+    expect(document.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }]);
+  });
+
+  it('names only declared schemes in the security of operations', () => {
+    const declared = Object.keys(document.components.securitySchemes);
+    const named = Object.values(document.paths).flatMap((item) =>
+      Object.entries(item)
+        .filter(([key]) => key !== 'servers')
+        .flatMap(([, operation]) => ((operation as Operation).security ?? []).flatMap((entry) => Object.keys(entry))),
+    );
+    expect(named.filter((name) => !declared.includes(name))).toEqual([]);
+  });
+
+  it('marks public operations as taking no credential', () => {
+    for (const [path, method] of [
+      ['/health/live', 'get'],
+      ['/health/ready', 'get'],
+      ['/metrics', 'get'],
+      ['/auth/login', 'post'],
+    ]) {
+      expect(document.paths[path][method].security).toEqual([]);
+    }
+  });
+
+  it('gives every operation a unique id', () => {
+    const ids = Object.values(document.paths).flatMap((item) =>
+      Object.entries(item)
+        .filter(([key]) => key !== 'servers')
+        .map(([, operation]) => (operation as Operation).operationId),
+    );
+    expect(ids.length).toBeGreaterThan(5);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('declares every parameter of every path template (the validator checks this for Swagger 2 only)', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+      for (const [method, operation] of Object.entries(item)) {
+        if (method === 'servers') continue;
+        const declared = ((operation as Operation).parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+        for (const name of names) if (!declared.includes(name)) missing.push(`${method.toUpperCase()} ${path}: ${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('serves the interactive docs as HTML without a credential', async () => {
+    const res = await t.http.get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('swagger-ui');
+    const init = await t.http.get('/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('/v2');
+  });
+
+  it('serves the same document on every request', async () => {
+    const again = await t.http.get('/openapi.json');
+    expect(again.body).toEqual(document);
+  });
+});
