@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { Public } from '../common/decorators/public.decorator';
@@ -24,7 +24,12 @@ export class AuthController {
 
   @Public()
   @Post('register')
-  @ApiOperation({ summary: 'Create an account', description: 'Emits `user.created`.' })
+  @ApiOperation({
+    summary: 'Create an account',
+    description:
+      'The account is a `user` on the `free` plan; `role` and `plan` are not accepted here. ' +
+      'A taken email (compared case-insensitively) or username is 409 `conflict`. Emits `user.created`.',
+  })
   @ApiDataResponse(UserView, 201, 'The new user')
   @ApiErrors(400, 409, 429)
   register(@Body() body: RegisterDto): Promise<UserView> {
@@ -34,7 +39,10 @@ export class AuthController {
   @Public()
   @Post('login')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Exchange email and password for a token pair' })
+  @ApiOperation({
+    summary: 'Exchange email and password for a token pair',
+    description: 'A wrong password and an unknown email get the same 401.',
+  })
   @ApiDataResponse(TokenPairView)
   @ApiErrors(400, 401, 429)
   login(@Body() body: LoginDto): Promise<TokenPair> {
@@ -46,7 +54,9 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Rotate a refresh token',
-    description: 'Returns a new pair. Reusing a rotated refresh token revokes every token of its login.',
+    description:
+      'Returns a new pair; the presented refresh token is used up. Presenting a used refresh token ' +
+      '(concurrent presentations of one token included) revokes every token of its login: 401.',
   })
   @ApiDataResponse(TokenPairView)
   @ApiErrors(400, 401, 429)
@@ -58,8 +68,12 @@ export class AuthController {
   @ScopeArea(null)
   @HttpCode(204)
   @ApiBearerAuth()
-  @ApiOperation({ summary: 'Revoke the access token and its refresh tokens' })
-  @ApiErrors(401)
+  @ApiOperation({
+    summary: 'Revoke the access token and its refresh tokens',
+    description: 'Other logins of the account keep working.',
+  })
+  @ApiNoContentResponse({ description: 'Logged out' })
+  @ApiErrors(401, 429)
   logout(@Auth() auth: AuthContext): Promise<void> {
     return this.auth.logout(auth);
   }

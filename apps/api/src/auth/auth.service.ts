@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError, newId } from '@app/common';
 import { RefreshTokenRepository, UserRepository } from '@app/database';
+import { LoginAttemptLimiter } from '../rate-limit/login-attempt.limiter';
 import { PasswordHasher } from './password-hasher';
 import { TokenRevocationService } from './token-revocation.service';
 import { TokenPair, TokenService } from './token.service';
@@ -17,13 +18,19 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly revocations: TokenRevocationService,
     private readonly hasher: PasswordHasher,
+    private readonly loginAttempts: LoginAttemptLimiter,
   ) {}
 
-  /** The account id for a correct email and password, or null. */
+  /**
+   * The account id for a correct email and password, or null. After 10 failures for one email in
+   * 15 minutes, every login path answers 429 (LoginAttemptLimiter).
+   */
   async verifyPassword(email: string, password: string): Promise<string | null> {
-    const user = await this.users.findByEmailWithPassword(email);
-    const valid = await this.hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
-    return user && valid ? user.id : null;
+    return this.loginAttempts.attempt(email, async () => {
+      const user = await this.users.findByEmailWithPassword(email);
+      const valid = await this.hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
+      return user && valid ? user.id : null;
+    });
   }
 
   async login(email: string, password: string): Promise<TokenPair> {
@@ -37,17 +44,29 @@ export class AuthService {
     return this.issueInFamily(userId, newId('rtk'));
   }
 
-  /** Rotates a refresh token; presenting one that was already rotated revokes its family. */
+  /**
+   * Rotates a refresh token. Presenting one that was already rotated revokes its whole family
+   * (RFC 9700 reuse detection), concurrent presentations of one token included.
+   */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const claims = this.tokens.verify(refreshToken, 'refresh');
     if (!claims) throw new AuthenticationRequiredError('The refresh token is invalid or expired. Log in again.');
-    const outcome = await this.refreshTokens.rotate(claims.jti);
-    if (outcome === 'reused') {
-      await this.revokeFamily(claims.fam);
-      throw new AuthenticationRequiredError('The refresh token was already used; its session has been revoked. Log in again.');
+    const issued = this.tokens.issuePair(claims.sub, claims.fam);
+    const outcome = await this.refreshTokens.rotate(
+      { id: claims.jti, familyId: claims.fam, userId: claims.sub },
+      { id: issued.refreshJti, familyId: claims.fam, userId: claims.sub, expiresAt: issued.refreshExpiresAt },
+    );
+    switch (outcome) {
+      case 'rotated':
+        return issued.pair;
+      case 'reused':
+        await this.revokeFamily(claims.fam);
+        throw new AuthenticationRequiredError(
+          'The refresh token was already used; every token of its login has been revoked. Log in again.',
+        );
+      case 'invalid':
+        throw new AuthenticationRequiredError('The refresh token has been revoked. Log in again.');
     }
-    if (outcome === 'invalid') throw new AuthenticationRequiredError('The refresh token has been revoked. Log in again.');
-    return this.issueInFamily(claims.sub, claims.fam);
   }
 
   /** Revokes the access token in use and its whole refresh family. */

@@ -4,6 +4,12 @@ import { REDIS } from '@app/database';
 import { ACCESS_TOKEN_TTL_SECONDS } from './token.service';
 
 /**
+ * A family mark outlives the access tokens it covers by a minute, so that a replica whose
+ * clock runs ahead (later `exp` claims) is still covered.
+ */
+const FAMILY_MARK_TTL_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60;
+
+/**
  * Revoked access tokens and refresh families, kept in Redis so that every API replica honours
  * them. Entries expire when the longest-lived access token they could cover would.
  */
@@ -17,7 +23,7 @@ export class TokenRevocationService {
   }
 
   async revokeFamily(familyId: string): Promise<void> {
-    await this.redis.set(`revoked:fam:${familyId}`, '1', 'EX', ACCESS_TOKEN_TTL_SECONDS);
+    await this.redis.set(`revoked:fam:${familyId}`, '1', 'EX', FAMILY_MARK_TTL_SECONDS);
   }
 
   /** One round trip for both checks. */

@@ -10,6 +10,12 @@ export const JWT_ALGORITHM = 'HS256';
 
 export type TokenKind = 'access' | 'refresh';
 
+/** The audience names the environment, so a `test` token is refused by a `live` service. */
+export function jwtAudience(env: AppConfig['APP_ENV']): string {
+  return `rms:${env}`;
+}
+
+/** Claims of every token the service signs (decisions 9); `typ` is the token kind. */
 export interface TokenClaims {
   iss: string;
   aud: string;
@@ -18,6 +24,7 @@ export interface TokenClaims {
   iat: number;
   exp: number;
   typ: TokenKind;
+  /** The refresh family: every token descended from one login. */
   fam: string;
 }
 
@@ -43,7 +50,7 @@ export class TokenService {
     private readonly jwt: JwtService,
     config: AppConfig,
   ) {
-    this.audience = `rms:${config.APP_ENV}`;
+    this.audience = jwtAudience(config.APP_ENV);
   }
 
   issuePair(userId: string, familyId: string): IssuedPair {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import type { UserEntity } from '@app/database';
 
 export class UserProfileView {
@@ -34,7 +34,7 @@ export class UserView {
   @ApiProperty({ format: 'date-time' })
   created_at: string;
 
-  @ApiPropertyOptional({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time' })
   updated_at: string;
 }
 

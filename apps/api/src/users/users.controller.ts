@@ -18,15 +18,21 @@ export class UsersController {
   @Get('me')
   @ApiOperation({ summary: 'The calling user' })
   @ApiDataResponse(UserView)
-  @ApiErrors(401)
+  @ApiErrors(401, 403, 429)
   me(@Auth() auth: AuthContext): Promise<UserView> {
     return this.users.get(auth.userId);
   }
 
   @Patch('me')
-  @ApiOperation({ summary: "Update the calling user's profile", description: 'Emits `user.updated` with `previous_data`.' })
+  @ApiOperation({
+    summary: "Update the calling user's profile",
+    description:
+      'Only `profile` fields change; each is optional, `null` clears it, `avatar_url` must be https. ' +
+      'Emits `user.updated` with `previous_data` holding the prior values of the changed fields; ' +
+      'a request that changes nothing emits nothing.',
+  })
   @ApiDataResponse(UserView)
-  @ApiErrors(400, 401)
+  @ApiErrors(400, 401, 403, 429)
   updateMe(@Auth() auth: AuthContext, @Body() body: UpdateProfileDto): Promise<UserView> {
     return this.users.updateProfile(auth.userId, body.profile);
   }

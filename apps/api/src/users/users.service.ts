@@ -3,11 +3,17 @@ import { DataSource } from 'typeorm';
 import { ConflictError, newId, PlatformRole, ResourceNotFoundError } from '@app/common';
 import { EventRepository, UserEntity, UserRepository } from '@app/database';
 import { PasswordHasher } from '../auth/password-hasher';
-import { RegisterDto } from '../auth/dto/register.dto';
 import { ProfileChangesDto } from './dto/update-profile.dto';
 import { toUserView, UserView } from './user.view';
 
 const UNIQUE_VIOLATION = '23505';
+
+/** What an account is made from; the password arrives in clear and is hashed here. */
+export interface NewAccount {
+  email: string;
+  username: string;
+  password: string;
+}
 
 const PROFILE_COLUMNS = {
   first_name: 'firstName',
@@ -25,7 +31,7 @@ export class UsersService {
   ) {}
 
   /** Creates an account and its `user.created` event in one transaction. */
-  async create(input: RegisterDto, role: PlatformRole = 'user'): Promise<UserView> {
+  async create(input: NewAccount, role: PlatformRole = 'user'): Promise<UserView> {
     const taken = await this.users.takenFields(input.email, input.username);
     if (taken.length > 0) throw this.takenError(taken);
     const passwordHash = await this.hasher.hash(input.password);
@@ -60,10 +66,14 @@ export class UsersService {
     return toUserView(user);
   }
 
-  /** Applies profile changes and writes `user.updated` with the prior values of what changed. */
+  /**
+   * Applies profile changes and writes `user.updated` with the prior values of the fields that
+   * changed. `null` clears a field; a change to the current value is no change, and a request
+   * without any change writes no event and keeps `updated_at`.
+   */
   async updateProfile(userId: string, changes: ProfileChangesDto): Promise<UserView> {
     return this.dataSource.transaction(async (manager) => {
-      const before = await this.users.findById(userId, manager);
+      const before = await this.users.findByIdForUpdate(manager, userId);
       if (!before) throw new ResourceNotFoundError('User', userId);
       const update: Partial<UserEntity> = {};
       const previous: Record<string, string | null> = {};

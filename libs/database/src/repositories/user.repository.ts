@@ -12,6 +12,11 @@ export class UserRepository {
     return (manager?.getRepository(UserEntity) ?? this.users).findOneBy({ id });
   }
 
+  /** The user, row-locked until the transaction ends, so concurrent updates see each other's result. */
+  findByIdForUpdate(manager: EntityManager, id: string): Promise<UserEntity | null> {
+    return manager.getRepository(UserEntity).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
   /** The user with its password hash, for credential checks. */
   findByEmailWithPassword(email: string): Promise<UserEntity | null> {
     return this.users

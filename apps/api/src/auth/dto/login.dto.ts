@@ -1,15 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsString, MaxLength } from 'class-validator';
+import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
 
 export class LoginDto {
-  @ApiProperty({ example: 'ada@example.com' })
-  @IsString()
-  @MaxLength(255)
-  @IsEmail({}, { message: 'must be a valid email address' })
+  @ApiProperty({ example: 'ada@example.com', maxLength: 255, description: 'Compared case-insensitively.' })
+  @IsString({ message: 'must be a string' })
+  @MaxLength(255, { message: 'must be at most 255 characters' })
+  // The length limit is MaxLength's 255 (decisions 7), not the validator's built-in 254.
+  @IsEmail({ ignore_max_length: true }, { message: 'must be a valid email address' })
   email: string;
 
-  @ApiProperty({ example: 'correct horse battery', writeOnly: true })
-  @IsString()
-  @MaxLength(128)
+  @ApiProperty({ example: 'correct horse battery', minLength: 1, maxLength: 128, writeOnly: true })
+  @IsString({ message: 'must be a string' })
+  @Length(1, 128, { message: 'must be 1-128 characters' })
   password: string;
 }

@@ -5,7 +5,7 @@ import { AppConfig } from '@app/config';
 import { ALL_SCOPES, AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AccountDirectory } from '../account-directory.service';
 import { TokenRevocationService } from '../token-revocation.service';
-import { JWT_ALGORITHM, JWT_ISSUER, TokenClaims } from '../token.service';
+import { JWT_ALGORITHM, JWT_ISSUER, jwtAudience, TokenClaims } from '../token.service';
 
 export const JWT_STRATEGY = 'jwt';
 
@@ -22,7 +22,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
       secretOrKey: config.jwtSecret,
       algorithms: [JWT_ALGORITHM],
       issuer: JWT_ISSUER,
-      audience: `rms:${config.APP_ENV}`,
+      audience: jwtAudience(config.APP_ENV),
       ignoreExpiration: false,
     });
   }

@@ -1,30 +1,31 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsDefined, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, ValidateNested } from 'class-validator';
 
+/** Each field is optional; `null` clears it. An empty string is refused: send `null` instead. */
 export class ProfileChangesDto {
   @ApiPropertyOptional({ example: 'Ada', maxLength: 100, nullable: true })
   @IsOptional()
   @IsString()
-  @Length(1, 100)
+  @Length(1, 100, { message: 'must be 1-100 characters (send null to clear it)' })
   first_name?: string | null;
 
   @ApiPropertyOptional({ example: 'Lovelace', maxLength: 100, nullable: true })
   @IsOptional()
   @IsString()
-  @Length(1, 100)
+  @Length(1, 100, { message: 'must be 1-100 characters (send null to clear it)' })
   last_name?: string | null;
 
   @ApiPropertyOptional({ example: 'https://example.com/ada.png', maxLength: 2048, nullable: true })
   @IsOptional()
   @IsString()
-  @MaxLength(2048)
+  @MaxLength(2048, { message: 'must be at most 2048 characters' })
   @IsUrl({ protocols: ['https'], require_protocol: true }, { message: 'must be an https URL' })
   avatar_url?: string | null;
 }
 
 export class UpdateProfileDto {
-  @ApiPropertyOptional({ type: ProfileChangesDto })
+  @ApiProperty({ type: ProfileChangesDto, description: 'The profile fields to change; the others keep their values.' })
   @IsDefined({ message: 'is required' })
   @IsObject({ message: 'must be an object' })
   @ValidateNested()
