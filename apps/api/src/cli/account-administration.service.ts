@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { Plan, PLANS, PlatformRole, ResourceNotFoundError, ValidationError } from '@app/common';
+import { EventRepository, UserRepository } from '@app/database';
+import { RegisterDto } from '../auth/dto/register.dto';
+import { toFieldProblems } from '../common/validation/validation-problems';
+import { toUserView, UserView } from '../users/user.view';
+import { UsersService } from '../users/users.service';
+
+export interface AdminAccountInput {
+  email: string;
+  password: string;
+  username?: string;
+}
+
+type AccountChanges = { role?: PlatformRole; plan?: Plan };
+
+/** Operator actions on accounts: the first admin and plan changes outside the HTTP API. */
+@Injectable()
+export class AccountAdministration {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UserRepository,
+    private readonly events: EventRepository,
+    private readonly usersService: UsersService,
+  ) {}
+
+  /** Creates an admin, or promotes the account that already has this email (its password stays). */
+  async createAdmin(input: AdminAccountInput): Promise<{ user: UserView; created: boolean }> {
+    const account = plainToInstance(RegisterDto, {
+      email: input.email,
+      password: input.password,
+      username: input.username ?? usernameFromEmail(input.email),
+    });
+    const problems = toFieldProblems(await validate(account, { forbidUnknownValues: true }));
+    if (problems.length > 0) throw new ValidationError(problems, 'The input has invalid fields.');
+
+    const existing = await this.users.findByEmail(account.email);
+    if (existing) return { user: await this.change(existing.id, { role: 'admin' }), created: false };
+    return { user: await this.usersService.create(account, 'admin'), created: true };
+  }
+
+  async setPlan(email: string, plan: string): Promise<UserView> {
+    if (!isPlan(plan)) throw ValidationError.field('plan', `must be one of ${PLANS.join(', ')}`);
+    const user = await this.users.findByEmail(email);
+    if (!user) throw new ResourceNotFoundError('User', email);
+    return this.change(user.id, { plan });
+  }
+
+  /** Writes the changed fields and `user.updated` with their prior values; no change, no event. */
+  private change(userId: string, changes: AccountChanges): Promise<UserView> {
+    return this.dataSource.transaction(async (manager) => {
+      const before = await this.users.findById(userId, manager);
+      if (!before) throw new ResourceNotFoundError('User', userId);
+      const previous: AccountChanges = {};
+      if (changes.role !== undefined && changes.role !== before.role) previous.role = before.role;
+      if (changes.plan !== undefined && changes.plan !== before.plan) previous.plan = before.plan;
+      if (Object.keys(previous).length === 0) return toUserView(before);
+      const after = await this.users.update(manager, userId, changes);
+      const view = toUserView(after);
+      await this.events.append(manager, [
+        { type: 'user.updated', object: { ...view }, previousData: previous, ownerId: userId },
+      ]);
+      return view;
+    });
+  }
+}
+
+function isPlan(value: string): value is Plan {
+  return (PLANS as readonly string[]).includes(value);
+}
+
+/** `Ada.Lovelace@example.com` → `ada_lovelace`; still validated as any username. */
+function usernameFromEmail(email: string): string {
+  return email.split('@')[0].toLowerCase().replace(/[^a-z0-9_-]/g, '_').slice(0, 30);
+}

@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { WorkerHeartbeat } from './worker-heartbeat.service';
+import { WorkerModule } from './worker.module';
+
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true, abortOnError: false });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+
+  // Our own handler rather than enableShutdownHooks(): Nest re-raises the signal after
+  // closing, which would end the process with 143 instead of a clean 0.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal} received, finishing jobs in flight`, 'Worker');
+    app.close().then(
+      () => {
+        logger.log('Worker stopped', 'Worker');
+        process.exit(0);
+      },
+      (error: Error) => {
+        logger.error(error, 'Worker');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+
+  logger.log({ heartbeat: app.get(WorkerHeartbeat).key }, 'Worker ready', 'Worker');
+}
+
+bootstrap().catch((error: Error) => {
+  process.stderr.write(`Worker failed to start: ${error.message}\n`);
+  process.exit(1);
+});
