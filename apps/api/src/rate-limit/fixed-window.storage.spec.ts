@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { FixedWindowStorage } from './fixed-window.storage';
+
+/** Against the test run's Redis: the window arithmetic lives in a Lua script. */
+describe('FixedWindowStorage', () => {
+  let redis: Redis;
+  let storage: FixedWindowStorage;
+  const key = (): string => `fixed-window-spec:${randomBytes(6).toString('hex')}`;
+
+  beforeAll(() => {
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `${process.env.REDIS_PREFIX}:` });
+    storage = new FixedWindowStorage(redis);
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+
+  it('opens a window with the first hit and counts the next ones into it', async () => {
+    const bucket = key();
+    const first = await storage.increment(bucket, 60_000, 3);
+    const second = await storage.increment(bucket, 60_000, 3);
+    expect([first.totalHits, second.totalHits]).toEqual([1, 2]);
+    expect(second.endsAt).toBe(first.endsAt);
+    expect(first.endsAt - Date.now()).toBeGreaterThan(55_000);
+    expect(first.endsAt - Date.now()).toBeLessThanOrEqual(61_000);
+    expect(first.timeToExpire).toBeGreaterThan(55);
+    expect(first.timeToExpire).toBeLessThanOrEqual(60);
+  });
+
+  it('blocks past the limit until the window ends', async () => {
+    const bucket = key();
+    for (let i = 0; i < 2; i += 1) expect((await storage.increment(bucket, 60_000, 2)).isBlocked).toBe(false);
+    const blocked = await storage.increment(bucket, 60_000, 2);
+    expect(blocked).toMatchObject({ totalHits: 3, isBlocked: true, timeToBlockExpire: blocked.timeToExpire });
+  });
+
+  it('starts over after a reset', async () => {
+    const bucket = key();
+    await storage.increment(bucket, 60_000, 2);
+    await storage.reset(bucket);
+    expect((await storage.increment(bucket, 60_000, 2)).totalHits).toBe(1);
+  });
+
+  it('gives a counter that lost its expiry a new window', async () => {
+    const bucket = key();
+    await redis.set(bucket, '5');
+    const window = await storage.increment(bucket, 60_000, 10);
+    expect(window.totalHits).toBe(6);
+    expect(await redis.pttl(bucket)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,51 @@
+import { normalizeIp } from '@nestjs/throttler';
+import type { Plan } from '@app/common';
+import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import type { FixedWindowRecord } from './fixed-window.storage';
+
+export const RATE_WINDOW_MS = 60_000;
+
+/** Requests per window for each plan (decisions 10); `RATE_LIMIT_PLAN_LIMITS` may tune them. */
+export const PLAN_LIMITS: Record<Plan, number> = { free: 60, pro: 600, enterprise: 6000 };
+
+export type PlanLimits = Record<Plan, number>;
+
+/** Health probes, metrics and the API description are never limited. */
+const EXEMPT_PATH = /^(?:\/v2)?\/(?:health(?:\/.*)?|metrics|docs(?:\/.*)?|openapi\.json)$/;
+
+export interface RateLimitQuota {
+  /** Redis key of the counter. */
+  bucket: string;
+  /** Name announced in the RateLimit-Policy and RateLimit headers. */
+  policy: Plan;
+  limit: number;
+}
+
+export function isExemptPath(path: string): boolean {
+  return EXEMPT_PATH.test(path);
+}
+
+/**
+ * An authenticated request counts against its account (every credential of one user shares the
+ * bucket) at its plan's limit; any other against its client IP at the free limit, announced as
+ * the `free` policy since that is the limit that applies.
+ */
+export function quotaOf(req: AuthenticatedRequest, limits: PlanLimits = PLAN_LIMITS): RateLimitQuota {
+  if (req.auth) {
+    return { bucket: `ratelimit:account:${req.auth.userId}`, policy: req.auth.plan, limit: limits[req.auth.plan] };
+  }
+  const ip = normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  return { bucket: `ratelimit:ip:${ip}`, policy: 'free', limit: limits.free };
+}
+
+/** The X-RateLimit-* trio and the IETF draft RateLimit-Policy / RateLimit pair. */
+export function rateLimitHeaders(quota: RateLimitQuota, window: FixedWindowRecord): Record<string, string> {
+  const remaining = Math.max(0, quota.limit - window.totalHits);
+  return {
+    'X-RateLimit-Limit': String(quota.limit),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(Math.ceil(window.endsAt / 1000)),
+    'RateLimit-Policy': `"${quota.policy}";q=${quota.limit};w=${RATE_WINDOW_MS / 1000}`,
+    RateLimit: `"${quota.policy}";r=${remaining};t=${window.timeToExpire}`,
+  };
+}

@@ -1,0 +1,64 @@
+import type { Response } from 'express';
+import { RateLimitExceededError } from '@app/common';
+import type { AppConfig } from '@app/config';
+import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import type { FixedWindowRecord, FixedWindowStorage } from './fixed-window.storage';
+import { RateLimitService } from './rate-limit.service';
+
+function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
+  const totalHits = options.totalHits ?? 1;
+  const record: FixedWindowRecord = {
+    totalHits,
+    timeToExpire: 30,
+    isBlocked: totalHits > 60,
+    timeToBlockExpire: totalHits > 60 ? 30 : 0,
+    endsAt: 1_700_000_030_000,
+  };
+  const windows = { increment: jest.fn().mockResolvedValue(record) };
+  const config = { RATE_LIMIT_ENABLED: options.enabled === false ? 'false' : 'true' } as AppConfig;
+  const service = new RateLimitService(windows as unknown as FixedWindowStorage, config);
+  const set = jest.fn();
+  return { service, windows, set, res: { set } as unknown as Response };
+}
+
+function requestTo(path: string): AuthenticatedRequest {
+  return { path, ip: '203.0.113.9', socket: {} } as unknown as AuthenticatedRequest;
+}
+
+describe('RateLimitService', () => {
+  it('counts a request against its bucket for one window and writes the headers', async () => {
+    const { service, windows, set, res } = setup({ totalHits: 1 });
+    await service.charge(requestTo('/v2/auth/login'), res);
+    expect(windows.increment).toHaveBeenCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60);
+    expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '59', RateLimit: '"free";r=59;t=30' }));
+  });
+
+  it('counts a request once, however often it is charged', async () => {
+    const { service, windows, res } = setup();
+    const req = requestTo('/v2/users/me');
+    await service.charge(req, res);
+    await service.charge(req, res);
+    expect(windows.increment).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a request past the limit with the seconds left in the window', async () => {
+    const { service, set, res } = setup({ totalHits: 61 });
+    const refusal = service.charge(requestTo('/v2/users/me'), res);
+    await expect(refusal).rejects.toBeInstanceOf(RateLimitExceededError);
+    await expect(refusal).rejects.toMatchObject({ headers: { 'Retry-After': '30' } });
+    expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '0' }));
+  });
+
+  it('does not count exempt paths', async () => {
+    const { service, windows, set, res } = setup();
+    await service.charge(requestTo('/health/ready'), res);
+    expect(windows.increment).not.toHaveBeenCalled();
+    expect(set).not.toHaveBeenCalled();
+  });
+
+  it('does nothing when switched off', async () => {
+    const { service, windows, res } = setup({ enabled: false });
+    await service.charge(requestTo('/v2/users/me'), res);
+    expect(windows.increment).not.toHaveBeenCalled();
+  });
+});

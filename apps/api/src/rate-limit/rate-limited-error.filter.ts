@@ -1,0 +1,41 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
+import type { Response } from 'express';
+import { AuthenticationRequiredError, InsufficientPermissionsError, RateLimitExceededError } from '@app/common';
+import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import { AppExceptionFilter } from '../common/filters/app-exception.filter';
+import { RateLimitService } from './rate-limit.service';
+
+/**
+ * Counts the requests that fail before RateLimitGuard runs, so that they carry the headers and an
+ * IP cannot probe credentials or paths without limit: failed authentication (by client IP), a
+ * failed permission check (by account) and unknown routes. Past the limit the answer is the 429
+ * instead. AppExceptionFilter renders either; Nest asks global filters registered later first,
+ * so this one is asked before it.
+ */
+@Catch(AuthenticationRequiredError, InsufficientPermissionsError, NotFoundException)
+export class RateLimitedErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('RateLimit');
+
+  constructor(
+    private readonly rateLimits: RateLimitService,
+    private readonly errors: AppExceptionFilter,
+  ) {}
+
+  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
+    const http = host.switchToHttp();
+    const answer = await this.chargeFor(exception, http.getRequest<AuthenticatedRequest>(), http.getResponse<Response>());
+    this.errors.catch(answer, host);
+  }
+
+  /** The error to answer with: the original, or the 429 once over the limit. */
+  private async chargeFor(exception: unknown, req: AuthenticatedRequest, res: Response): Promise<unknown> {
+    try {
+      await this.rateLimits.charge(req, res);
+      return exception;
+    } catch (error) {
+      if (error instanceof RateLimitExceededError) return error;
+      this.logger.error({ err: error, requestId: req.id }, 'Rate limit not counted');
+      return exception;
+    }
+  }
+}
