@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
 import type TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import type { Plan, PlatformRole } from '@app/common';
+import { AccountDirectory } from '../../../apps/api/src/auth/account-directory.service';
 
 export interface TestUser {
   id: string;
@@ -19,16 +23,35 @@ export function newCredentials(): { email: string; username: string; password: s
   return { email: `user_${tag}@example.com`, username: `user_${tag}`, password: `password-${tag}` };
 }
 
+/** Account settings written straight to the database of `app` (and its account cache). */
+export interface CreateUserOptions {
+  app: INestApplication;
+  /** `enterprise` keeps tests that make many requests clear of the free plan's rate limit. */
+  plan?: Plan;
+  role?: PlatformRole;
+}
+
 /** Registers and logs in a new user through the API. */
-export async function createUser(http: TestAgent): Promise<TestUser> {
+export async function createUser(http: TestAgent, options?: CreateUserOptions): Promise<TestUser> {
   const credentials = newCredentials();
   const registered = await http.post('/v2/auth/register').send(credentials).expect(201);
   const login = await http
     .post('/v2/auth/login')
     .send({ email: credentials.email, password: credentials.password })
     .expect(200);
+  const id = (registered.body as { data: { id: string } }).data.id;
+  if (options) {
+    await options.app
+      .get(DataSource)
+      .query('UPDATE users SET plan = COALESCE($2, plan), role = COALESCE($3, role) WHERE id = $1', [
+        id,
+        options.plan ?? null,
+        options.role ?? null,
+      ]);
+    options.app.get(AccountDirectory).forget(id);
+  }
   return {
-    id: (registered.body as { data: { id: string } }).data.id,
+    id,
     ...credentials,
     accessToken: (login.body as { data: { access_token: string } }).data.access_token,
     refreshToken: (login.body as { data: { refresh_token: string } }).data.refresh_token,

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { AppConfig } from '@app/config';
+import { InvalidRequestError } from '@app/common';
+
+/** A position in a sorted listing and the direction to read from it. */
+export interface ResourceCursor {
+  /** Values of the sort keys, then the id, of the row the page starts after (or before). */
+  position: string[];
+  backward: boolean;
+}
+
+interface CursorPayload {
+  /** Direction: `n`ext or `p`rev. */
+  d: 'n' | 'p';
+  k: string[];
+  /** Hash of the filters and sort the cursor was made for. */
+  b: string;
+}
+
+const MAC_BYTES = 16;
+const MAX_TOKEN_LENGTH = 4096;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]+$/;
+
+function isPayload(value: unknown): value is CursorPayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const payload = value as Record<string, unknown>;
+  return (
+    (payload.d === 'n' || payload.d === 'p') &&
+    typeof payload.b === 'string' &&
+    Array.isArray(payload.k) &&
+    payload.k.length > 0 &&
+    payload.k.every((item) => typeof item === 'string')
+  );
+}
+
+/**
+ * Cursors are opaque base64url tokens: an HMAC-SHA256 tag (truncated to 128 bits) followed by
+ * the position, the direction and a hash of the filters and sort (plus the caller) they belong
+ * to. A tampered token or one used with other filters or sort is `invalid_request`.
+ */
+@Injectable()
+export class ResourceCursorCodec {
+  private readonly key: Buffer;
+
+  constructor(config: AppConfig) {
+    // A key of its own, derived once from the service secret.
+    this.key = createHmac('sha256', config.jwtSecret).update('rms:resource-cursor:v1').digest();
+  }
+
+  encode(cursor: ResourceCursor, binding: string): string {
+    const payload: CursorPayload = { d: cursor.backward ? 'p' : 'n', k: cursor.position, b: this.bindingHash(binding) };
+    const body = Buffer.from(JSON.stringify(payload));
+    return Buffer.concat([this.mac(body), body]).toString('base64url');
+  }
+
+  decode(token: string, binding: string): ResourceCursor {
+    const invalid = new InvalidRequestError('The cursor is not valid. Use a cursor from meta.cursor of an earlier page.');
+    if (token.length > MAX_TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) throw invalid;
+    const bytes = Buffer.from(token, 'base64url');
+    // Only the canonical spelling: a decoder ignores stray trailing characters.
+    if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== token) throw invalid;
+    const body = bytes.subarray(MAC_BYTES);
+    if (!timingSafeEqual(bytes.subarray(0, MAC_BYTES), this.mac(body))) throw invalid;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw invalid;
+    }
+    if (!isPayload(payload)) throw invalid;
+    if (payload.b !== this.bindingHash(binding)) {
+      throw new InvalidRequestError(
+        'The cursor belongs to other filters or another sort. Keep filters and sort constant across pages, or start again without a cursor.',
+      );
+    }
+    return { position: payload.k, backward: payload.d === 'p' };
+  }
+
+  private mac(body: Buffer): Buffer {
+    return createHmac('sha256', this.key).update(body).digest().subarray(0, MAC_BYTES);
+  }
+
+  private bindingHash(binding: string): string {
+    return createHash('sha256').update(binding).digest('base64url').slice(0, 16);
+  }
+}

@@ -1,0 +1,179 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthContext, Paginated } from '@app/common';
+import { Auth } from '../common/decorators/auth.decorator';
+import { ScopeArea } from '../common/decorators/scope.decorator';
+import { ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
+import { BulkCreateResourcesDto, BulkUpdateResourcesDto } from './dto/bulk-resources.dto';
+import { CreateResourceDto } from './dto/create-resource.dto';
+import { ReplaceResourceDto } from './dto/replace-resource.dto';
+import { UpdateResourceDto } from './dto/update-resource.dto';
+import { entityTag } from './entity-tag';
+import { parseDeleteQuery, parseResourceFieldsQuery, parseResourceListQuery } from './resource-list-query';
+import {
+  ApiBulkResponse,
+  ApiIdempotencyKey,
+  ApiIfMatch,
+  ApiIfNoneMatch,
+  ApiListQueries,
+  ApiResourceId,
+  ApiResourceResponse,
+  FIELDS_QUERY,
+} from './resources.openapi';
+import { ResourceListEntry, ResourcesService, VersionedView } from './resources.service';
+import { ResourceFieldsView, ResourceListItemView, ResourceView } from './resource.view';
+
+@ApiTags('Resources')
+@ApiBearerAuth()
+@ScopeArea('resources')
+@Controller('resources')
+export class ResourcesController {
+  constructor(private readonly resources: ResourcesService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List resources',
+    description:
+      'Offset pagination (`page`, `per_page`) by default; cursor pagination when `cursor` or `limit` is given. ' +
+      'Mixing the two is `invalid_request`. Cursors are signed, opaque and bound to the filters and sort they came from.',
+  })
+  @ApiListQueries()
+  @ApiListResponse(ResourceListItemView)
+  @ApiErrors(400, 401, 403, 429)
+  list(@Auth() auth: AuthContext, @Query() query: Record<string, unknown>): Promise<Paginated<ResourceListEntry>> {
+    return this.resources.list(auth, parseResourceListQuery(query));
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Create a resource', description: 'Status is `active`. Emits `resource.created`.' })
+  @ApiIdempotencyKey()
+  @ApiResourceResponse(201, 'The new resource')
+  @ApiErrors(400, 401, 403, 404, 409, 422, 429)
+  async create(
+    @Auth() auth: AuthContext,
+    @Body() body: CreateResourceDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ResourceView> {
+    return withETag(res, await this.resources.create(auth, body));
+  }
+
+  @Post('bulk')
+  @ApiOperation({
+    summary: 'Create up to 100 resources at once',
+    description: 'All or nothing: one bad item fails the request (`details` like `resources[3].name`). One `resource.created` per resource.',
+  })
+  @ApiIdempotencyKey()
+  @ApiBulkResponse(201, 'The new resources, in the order given')
+  @ApiErrors(400, 401, 403, 404, 409, 422, 429)
+  async createMany(@Auth() auth: AuthContext, @Body() body: BulkCreateResourcesDto): Promise<Paginated<ResourceView>> {
+    return bulkResult(await this.resources.createMany(auth, body.resources));
+  }
+
+  @Patch('bulk')
+  @ApiOperation({
+    summary: 'Apply the same changes to up to 100 resources',
+    description:
+      'All or nothing: an id that is unknown or not visible fails the request with 404 naming it; ' +
+      'metadata merges as in PATCH. One `resource.updated` per changed resource.',
+  })
+  @ApiIdempotencyKey()
+  @ApiBulkResponse(200, 'The resources after the change, in the order of `ids`')
+  @ApiErrors(400, 401, 403, 404, 409, 422, 429)
+  async updateMany(@Auth() auth: AuthContext, @Body() body: BulkUpdateResourcesDto): Promise<Paginated<ResourceView>> {
+    return bulkResult(await this.resources.updateMany(auth, body.ids, body.updates));
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'Get a resource',
+    description: 'Answers 304 without a body when `If-None-Match` lists the current ETag.',
+  })
+  @ApiResourceId()
+  @ApiQuery(FIELDS_QUERY)
+  @ApiIfNoneMatch()
+  @ApiResourceResponse(200, 'The resource (or the requested fields and id)')
+  @ApiErrors(400, 401, 403, 404, 429)
+  async get(
+    @Auth() auth: AuthContext,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ResourceFieldsView> {
+    // Express answers 304 itself when If-None-Match matches the ETag set here.
+    return withETag(res, await this.resources.get(auth, id, parseResourceFieldsQuery(query)));
+  }
+
+  @Put(':id')
+  @ApiOperation({
+    summary: 'Replace a resource',
+    description:
+      'Sets name, description, type, tags and metadata; omitted optional fields go back to their defaults; status is kept. ' +
+      'Emits `resource.updated` when something changed.',
+  })
+  @ApiResourceId()
+  @ApiIfMatch()
+  @ApiResourceResponse(200, 'The resource after the change')
+  @ApiErrors(400, 401, 403, 404, 412, 429)
+  async replace(
+    @Auth() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() body: ReplaceResourceDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ResourceView> {
+    return withETag(res, await this.resources.replace(auth, id, body, ifMatch));
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Update part of a resource',
+    description:
+      'Any subset of name, description, type, status, tags, metadata; metadata is a JSON Merge Patch (RFC 7396). ' +
+      'Emits `resource.updated` with the prior values of the changed fields.',
+  })
+  @ApiResourceId()
+  @ApiIdempotencyKey()
+  @ApiIfMatch()
+  @ApiResourceResponse(200, 'The resource after the change')
+  @ApiErrors(400, 401, 403, 404, 409, 412, 422, 429)
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() body: UpdateResourceDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ResourceView> {
+    return withETag(res, await this.resources.update(auth, id, body, ifMatch));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a resource',
+    description:
+      'Soft by default: the resource is then 404 everywhere and left out of lists. `hard=true` removes the row, ' +
+      'also of a soft-deleted resource. Emits `resource.deleted` (not again for a hard delete after a soft one).',
+  })
+  @ApiResourceId()
+  @ApiQuery({ name: 'hard', required: false, enum: ['true', 'false'] })
+  @ApiIfMatch()
+  @ApiErrors(400, 401, 403, 404, 412, 429)
+  remove(
+    @Auth() auth: AuthContext,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @Headers('if-match') ifMatch: string | undefined,
+  ): Promise<void> {
+    return this.resources.remove(auth, id, parseDeleteQuery(query).hard, ifMatch);
+  }
+}
+
+function withETag<T>(res: Response, result: VersionedView<T>): T {
+  res.setHeader('ETag', entityTag(result.version));
+  return result.view;
+}
+
+function bulkResult(views: ResourceView[]): Paginated<ResourceView> {
+  return new Paginated(views, { count: views.length });
+}
