@@ -5,13 +5,21 @@ import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
 import { AppExceptionFilter } from './common/filters/app-exception.filter';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { BodyParserMiddleware } from './common/middleware/body-parser.middleware';
 import { RouteIndex } from './common/routing/route-index';
 import { createValidationPipe } from './common/validation/app-validation.pipe';
+import { HealthModule } from './health/health.module';
+import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ResourcesModule } from './resources/resources.module';
+import { SessionModule } from './session/session.module';
+import { AdminUsersModule } from './users/admin-users.module';
 import { UsersModule } from './users/users.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, AuthModule, UsersModule],
+  imports: [ConfigModule, DatabaseModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule],
   providers: [
     RouteIndex,
     { provide: APP_FILTER, useClass: AppExceptionFilter },

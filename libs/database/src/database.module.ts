@@ -3,12 +3,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { RedisModule } from './redis/redis.module';
+import { ApiKeyRepository } from './repositories/api-key.repository';
 import { EventRepository } from './repositories/event.repository';
+import { LegacyTokenRepository } from './repositories/legacy-token.repository';
 import { RefreshTokenRepository } from './repositories/refresh-token.repository';
+import { ResourceRepository } from './repositories/resource.repository';
 import { UserRepository } from './repositories/user.repository';
 import { ENTITIES } from './entities';
 
-const REPOSITORIES = [EventRepository, UserRepository, RefreshTokenRepository];
+const REPOSITORIES = [EventRepository, UserRepository, RefreshTokenRepository, ApiKeyRepository, LegacyTokenRepository, ResourceRepository];
 
 /** PostgreSQL through TypeORM, Redis, and the repositories every module shares. */
 @Global()

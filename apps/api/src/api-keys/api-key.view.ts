@@ -1,0 +1,43 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ALL_SCOPES, Scope } from '@app/common';
+import type { ApiKeyEntity } from '@app/database';
+
+export class ApiKeyView {
+  @ApiProperty({ example: 'key_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  id: string;
+
+  @ApiProperty({ example: 'CI deploys' })
+  name: string;
+
+  @ApiProperty({ enum: [...ALL_SCOPES], isArray: true, example: ['read:resources', 'write:resources'] })
+  scopes: Scope[];
+
+  @ApiProperty({ description: 'The first characters of the secret, to recognise the key.', example: 'sk_test_Ab12Cd' })
+  prefix: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Updated at most once a minute.' })
+  last_used_at: string | null;
+}
+
+export class CreatedApiKeyView extends ApiKeyView {
+  @ApiProperty({
+    description: 'The secret, shown only in this response: send it as `X-API-Key`.',
+    example: 'sk_test_5fQm0c2ZrT9aB1xYw8VnK3pLd7HsE4gJ6uRtY0oPqWe',
+  })
+  key: string;
+}
+
+/** The public form of a key: never its secret or hash. */
+export function toApiKeyView(key: ApiKeyEntity): ApiKeyView {
+  return {
+    id: key.id,
+    name: key.name,
+    scopes: key.scopes,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt ? key.lastUsedAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,57 @@
+import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
+import { CredentialCarrier, detectCredential, REMOVED_METHOD_MESSAGES } from './credential-detector';
+
+function request(headers: Record<string, string>, query: Record<string, string> = {}): CredentialCarrier {
+  return { headers, query };
+}
+
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfeCJ9.c2ln';
+const KEY = 'sk_test_0123456789abcdefghijABCDEFGHIJ0123456789a';
+const COOKIE = 'theme=dark; rms_session=ses_x.secret';
+
+describe('detectCredential (decisions 9)', () => {
+  it.each([
+    [{ authorization: `Bearer ${JWT}` }, 'bearer'],
+    [{ authorization: `bearer ${JWT}` }, 'bearer'],
+    [{ 'x-api-key': KEY }, 'api_key'],
+    [{ cookie: COOKIE }, 'session'],
+    [{ cookie: 'theme=dark', 'x-api-key': KEY }, 'api_key'],
+  ])('names the one credential of %j', (headers, expected) => {
+    expect(detectCredential(request(headers))).toBe(expected);
+  });
+
+  it.each([
+    ['Basic', { authorization: 'Basic dXNlcjpwYXNz' }, REMOVED_METHOD_MESSAGES.basic],
+    ['OAuth 1.0', { authorization: 'OAuth oauth_consumer_key="k", oauth_signature="s"' }, REMOVED_METHOD_MESSAGES.oauth1],
+    ['a token without Bearer', { authorization: JWT }, REMOVED_METHOD_MESSAGES.notBearer],
+    ['another scheme', { authorization: `Token ${JWT}` }, REMOVED_METHOD_MESSAGES.notBearer],
+    ['Bearer without a token', { authorization: 'Bearer' }, REMOVED_METHOD_MESSAGES.notBearer],
+    ['a first-generation key', { 'x-api-key': 'api_v1_abcdef' }, REMOVED_METHOD_MESSAGES.apiKeyV1],
+    ['X-Auth-Token', { 'x-auth-token': 'legacy' }, REMOVED_METHOD_MESSAGES.legacyToken],
+  ])('refuses %s with 401 naming the replacement', (_name, headers, message) => {
+    expect(() => detectCredential(request(headers))).toThrow(new AuthenticationRequiredError(message));
+  });
+
+  it('refuses the api_key query parameter, even beside a valid credential', () => {
+    expect(() => detectCredential(request({ authorization: `Bearer ${JWT}` }, { api_key: KEY }))).toThrow(
+      new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyQuery),
+    );
+  });
+
+  it('refuses a removed method before counting credentials', () => {
+    expect(() => detectCredential(request({ 'x-api-key': KEY, 'x-auth-token': 'legacy' }))).toThrow(AuthenticationRequiredError);
+  });
+
+  it.each([
+    [{ authorization: `Bearer ${JWT}`, 'x-api-key': KEY }, 'an Authorization Bearer token and an X-API-Key header'],
+    [{ authorization: `Bearer ${JWT}`, cookie: COOKIE }, 'an Authorization Bearer token and a rms_session session cookie'],
+    [{ 'x-api-key': KEY, cookie: COOKIE }, 'an X-API-Key header and a rms_session session cookie'],
+  ])('refuses two credentials %j with invalid_request', (headers, named) => {
+    expect(() => detectCredential(request(headers))).toThrow(InvalidRequestError);
+    expect(() => detectCredential(request(headers))).toThrow(named);
+  });
+
+  it('asks for a credential when there is none', () => {
+    expect(() => detectCredential(request({ cookie: 'theme=dark' }))).toThrow(AuthenticationRequiredError);
+  });
+});

@@ -1,0 +1,70 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
+import { readCookie, SESSION_COOKIE } from '../session/session-cookie';
+
+/** The supported credentials, each handled by its own Passport strategy. */
+export type PresentedCredential = 'bearer' | 'api_key' | 'session';
+
+/** The parts of a request that can carry a credential. */
+export interface CredentialCarrier {
+  headers: IncomingHttpHeaders;
+  query: unknown;
+}
+
+const LOGIN_HINT = 'log in with POST /v2/auth/login and send Authorization: Bearer <access_token>';
+
+/** Each removed method and what replaced it (decisions 9). */
+export const REMOVED_METHOD_MESSAGES = {
+  basic: `HTTP Basic authentication has been removed: ${LOGIN_HINT}, or send an API key in X-API-Key.`,
+  oauth1: 'OAuth 1.0 has been removed: get an OAuth 2.0 access token from /oauth/token and send Authorization: Bearer <access_token>.',
+  notBearer: `The Authorization header must be "Bearer <token>"; other forms are not supported: ${LOGIN_HINT}.`,
+  apiKeyV1: 'First-generation API keys (api_v1_...) have been removed: create a key with POST /v2/api-keys and send it in X-API-Key.',
+  apiKeyQuery: 'API keys in the api_key query parameter are disabled: send the key in the X-API-Key header.',
+  legacyToken:
+    'X-Auth-Token is accepted only by POST /v2/auth/migrate: exchange the legacy token there for a token pair and send Authorization: Bearer <access_token>.',
+} as const;
+
+const BEARER = /^Bearer\s+\S+$/i;
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Names the one credential a request carries, after refusing the removed methods (401, naming
+ * the replacement) and requests with none (401) or more than one (400 invalid_request).
+ * Removed methods are checked first: they never authenticate, whatever else is sent.
+ */
+export function detectCredential(req: CredentialCarrier): PresentedCredential {
+  const authorization = single(req.headers.authorization)?.trim();
+  const apiKey = single(req.headers['x-api-key']);
+  const hasSessionCookie = readCookie(single(req.headers.cookie), SESSION_COOKIE) !== undefined;
+
+  if (authorization !== undefined && !BEARER.test(authorization)) {
+    const scheme = authorization.split(/\s+/, 1)[0].toLowerCase();
+    if (scheme === 'basic') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.basic);
+    if (scheme === 'oauth') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.oauth1);
+    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.notBearer);
+  }
+  if (apiKey?.startsWith('api_v1_')) throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyV1);
+  if (typeof req.query === 'object' && req.query !== null && 'api_key' in req.query) {
+    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyQuery);
+  }
+  if (req.headers['x-auth-token'] !== undefined) throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.legacyToken);
+
+  const presented: Array<[PresentedCredential, string]> = [];
+  if (authorization !== undefined) presented.push(['bearer', 'an Authorization Bearer token']);
+  if (apiKey !== undefined) presented.push(['api_key', 'an X-API-Key header']);
+  if (hasSessionCookie) presented.push(['session', `a ${SESSION_COOKIE} session cookie`]);
+  if (presented.length > 1) {
+    throw new InvalidRequestError(
+      `Send exactly one credential; this request carries ${presented.map(([, label]) => label).join(' and ')}.`,
+    );
+  }
+  if (presented.length === 0) {
+    throw new AuthenticationRequiredError(
+      'Authentication is required: send Authorization: Bearer <token>, an X-API-Key header or the session cookie.',
+    );
+  }
+  return presented[0][0];
+}

@@ -1,0 +1,113 @@
+import { Controller, ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ALL_SCOPES, AuthContext, CredentialKind, InsufficientPermissionsError, Scope, SCOPE_AREAS } from '@app/common';
+import { Public } from '../../common/decorators/public.decorator';
+import { ScopeArea } from '../../common/decorators/scope.decorator';
+import { UserLoginOnly } from '../decorators/user-login-only.decorator';
+import { requiredScope, ScopeGuard } from './scope.guard';
+
+type Handler = () => void;
+
+function context(controller: new () => object, handler: Handler, method: string, auth?: AuthContext): ExecutionContext {
+  return {
+    getHandler: () => handler,
+    getClass: () => controller,
+    switchToHttp: () => ({ getRequest: () => ({ method, auth }) }),
+  } as unknown as ExecutionContext;
+}
+
+function caller(credential: CredentialKind, scopes: readonly Scope[]): AuthContext {
+  return { userId: 'usr_x', role: 'user', plan: 'free', credential, scopes, credentialId: 'x' };
+}
+
+/** One controller per area, declared at class level, as the real controllers do. */
+function areaController(area: (typeof SCOPE_AREAS)[number]): new () => { handle: Handler } {
+  @ScopeArea(area)
+  @Controller(area)
+  class AreaController {
+    handle(): void {}
+  }
+  return AreaController;
+}
+
+describe('ScopeGuard (decisions 9)', () => {
+  const guard = new ScopeGuard(new Reflector());
+
+  describe.each(SCOPE_AREAS)('area %s', (area) => {
+    const controller = areaController(area);
+    const handler = controller.prototype.handle;
+
+    it.each(['GET', 'HEAD'])('%s needs read:%s and nothing else', (method) => {
+      expect(guard.canActivate(context(controller, handler, method, caller('api_key', [`read:${area}`])))).toBe(true);
+      expect(() => guard.canActivate(context(controller, handler, method, caller('api_key', [`write:${area}`])))).toThrow(
+        `lacks the scope read:${area}`,
+      );
+    });
+
+    it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('%s needs write:%s; read does not do', (method) => {
+      expect(guard.canActivate(context(controller, handler, method, caller('api_key', [`write:${area}`])))).toBe(true);
+      expect(() => guard.canActivate(context(controller, handler, method, caller('oauth', [`read:${area}`])))).toThrow(
+        InsufficientPermissionsError,
+      );
+    });
+
+    it('refuses the scopes of every other area', () => {
+      const others = ALL_SCOPES.filter((scope) => !scope.endsWith(`:${area}`));
+      for (const method of ['GET', 'POST']) {
+        expect(() => guard.canActivate(context(controller, handler, method, caller('api_key', others)))).toThrow(
+          `lacks the scope ${requiredScope(method, area)}`,
+        );
+      }
+    });
+
+    it.each(['jwt', 'session'] as const)('lets a %s login do everything', (credential) => {
+      for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
+        expect(guard.canActivate(context(controller, handler, method, caller(credential, ALL_SCOPES)))).toBe(true);
+      }
+    });
+  });
+
+  @ScopeArea('users')
+  @Controller('mixed')
+  class MixedController {
+    @ScopeArea(null)
+    anyCredential(this: void): void {}
+
+    @Public()
+    open(this: void): void {}
+
+    @UserLoginOnly()
+    loginOnly(this: void): void {}
+  }
+
+  @Controller('bare')
+  class BareController {
+    bare(this: void): void {}
+  }
+
+  it('lets any credential call a route declared @ScopeArea(null), even one without scopes', () => {
+    const auth = caller('api_key', []);
+    expect(guard.canActivate(context(MixedController, MixedController.prototype.anyCredential, 'POST', auth))).toBe(true);
+  });
+
+  it('lets public routes through without a caller', () => {
+    expect(guard.canActivate(context(MixedController, MixedController.prototype.open, 'POST'))).toBe(true);
+  });
+
+  it('refuses API keys and OAuth tokens on @UserLoginOnly routes whatever their scopes', () => {
+    for (const credential of ['api_key', 'oauth'] as const) {
+      expect(() =>
+        guard.canActivate(context(MixedController, MixedController.prototype.loginOnly, 'GET', caller(credential, ALL_SCOPES))),
+      ).toThrow(InsufficientPermissionsError);
+    }
+    for (const credential of ['jwt', 'session'] as const) {
+      expect(guard.canActivate(context(MixedController, MixedController.prototype.loginOnly, 'GET', caller(credential, ALL_SCOPES)))).toBe(true);
+    }
+  });
+
+  it('fails closed on a route that declares no area', () => {
+    expect(() => guard.canActivate(context(BareController, BareController.prototype.bare, 'GET', caller('jwt', ALL_SCOPES)))).toThrow(
+      'declares no scope area',
+    );
+  });
+});

@@ -1,0 +1,59 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthContext, CredentialKind, InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
+import { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import { IS_PUBLIC } from '../../common/decorators/public.decorator';
+import { SCOPE_AREA } from '../../common/decorators/scope.decorator';
+import { USER_LOGIN_ONLY } from '../decorators/user-login-only.decorator';
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+const CREDENTIAL_LABELS: Record<CredentialKind, string> = {
+  jwt: 'access token',
+  api_key: 'API key',
+  session: 'session',
+  oauth: 'OAuth token',
+};
+
+/** GET and HEAD need `read:<area>`, every other method `write:<area>`: write does not imply read. */
+export function requiredScope(method: string, area: ScopeArea): Scope {
+  return READ_METHODS.has(method.toUpperCase()) ? `read:${area}` : `write:${area}`;
+}
+
+/**
+ * Runs after authentication on every route: refuses with 403 a credential whose scopes do not
+ * cover the route's `@ScopeArea`, and anything but a user's own login on `@UserLoginOnly()` routes.
+ */
+@Injectable()
+export class ScopeGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const auth = req.auth;
+    // Authentication runs first and sets it; its absence is a wiring defect, so fail closed.
+    if (!auth) throw new Error('ScopeGuard ran before authentication.');
+    if (this.reflector.getAllAndOverride<boolean>(USER_LOGIN_ONLY, targets) && !isUserLogin(auth)) {
+      throw new InsufficientPermissionsError(
+        `An ${CREDENTIAL_LABELS[auth.credential]} cannot call this endpoint: use a JWT (POST /v2/auth/login) or a session login.`,
+      );
+    }
+    const area = this.reflector.getAllAndOverride<ScopeArea | null | undefined>(SCOPE_AREA, targets);
+    // The startup check refuses undeclared routes; should one slip through, it is closed.
+    if (area === undefined) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no scope area.`);
+    if (area === null) return true;
+    const scope = requiredScope(req.method, area);
+    if (!auth.scopes.includes(scope)) {
+      throw new InsufficientPermissionsError(
+        `This ${CREDENTIAL_LABELS[auth.credential]} lacks the scope ${scope} needed for ${req.method} here; it has ${auth.scopes.join(', ') || 'no scopes'}.`,
+      );
+    }
+    return true;
+  }
+}
+
+function isUserLogin(auth: AuthContext): boolean {
+  return auth.credential === 'jwt' || auth.credential === 'session';
+}

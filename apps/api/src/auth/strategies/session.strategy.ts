@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
+import { Strategy } from 'passport-custom';
+import { ALL_SCOPES, AuthContext, AuthenticationRequiredError, InsufficientPermissionsError } from '@app/common';
+import { readCookie, SESSION_COOKIE } from '../../session/session-cookie';
+import { SessionStore } from '../../session/session.store';
+import { AccountDirectory } from '../account-directory.service';
+import { secretsEqual } from '../opaque-secret';
+
+export const SESSION_STRATEGY = 'session';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** Methods that change state: under a cookie they need the CSRF token, since browsers send cookies cross-site. */
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The session cookie: a live server-side session, plus `X-CSRF-Token` on unsafe methods. */
+@Injectable()
+export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY) {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly accounts: AccountDirectory,
+  ) {
+    super();
+  }
+
+  async validate(req: Request): Promise<AuthContext> {
+    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const session = cookie ? await this.store.find(cookie) : null;
+    if (!session) {
+      throw new AuthenticationRequiredError('The session has ended or is not valid. Log in again with POST /v2/session/login.');
+    }
+    if (UNSAFE_METHODS.has(req.method)) {
+      const sent = req.headers[CSRF_HEADER];
+      if (typeof sent !== 'string' || !secretsEqual(sent, session.csrfToken)) {
+        throw new InsufficientPermissionsError(
+          'CSRF check failed: a POST, PUT, PATCH or DELETE made with the session cookie needs the header X-CSRF-Token set to the csrf_token of the login.',
+        );
+      }
+    }
+    const account = await this.accounts.get(session.userId);
+    if (!account) throw new AuthenticationRequiredError('The account of this session no longer exists.');
+    return {
+      userId: session.userId,
+      role: account.role,
+      plan: account.plan,
+      credential: 'session',
+      scopes: ALL_SCOPES,
+      credentialId: session.id,
+    };
+  }
+}

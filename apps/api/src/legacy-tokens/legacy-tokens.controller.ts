@@ -1,0 +1,28 @@
+import { Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { TokenPairView } from '../auth/dto/token-pair.view';
+import type { TokenPair } from '../auth/token.service';
+import { Public } from '../common/decorators/public.decorator';
+import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { LegacyTokensService } from './legacy-tokens.service';
+
+@ApiTags('Authentication')
+@Controller('auth')
+export class LegacyTokensController {
+  constructor(private readonly legacyTokens: LegacyTokensService) {}
+
+  /** Public to the global guard: the legacy token in X-Auth-Token is its credential. */
+  @Public()
+  @Post('migrate')
+  @HttpCode(200)
+  @ApiHeader({ name: 'X-Auth-Token', required: true, description: 'A token of the earlier API version.' })
+  @ApiOperation({
+    summary: 'Exchange a legacy token for a token pair',
+    description: 'Each legacy token works once; the answer is the token pair of a new login. A missing, unknown or used token is 401.',
+  })
+  @ApiDataResponse(TokenPairView)
+  @ApiErrors(401, 429)
+  migrate(@Headers('x-auth-token') token: string | undefined): Promise<TokenPair> {
+    return this.legacyTokens.migrate(token);
+  }
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { LegacyTokensController } from './legacy-tokens.controller';
+import { LegacyTokensService } from './legacy-tokens.service';
+
+/** `POST /auth/migrate`; tokens are imported by the `import-legacy-tokens` command. */
+@Module({
+  imports: [AuthModule],
+  controllers: [LegacyTokensController],
+  providers: [LegacyTokensService],
+})
+export class LegacyTokensModule {}

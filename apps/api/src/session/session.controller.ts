@@ -1,0 +1,49 @@
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthContext } from '@app/common';
+import { AppConfig } from '@app/config';
+import { LoginDto } from '../auth/dto/login.dto';
+import { Auth } from '../common/decorators/auth.decorator';
+import { Public } from '../common/decorators/public.decorator';
+import { ScopeArea } from '../common/decorators/scope.decorator';
+import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
+import { SessionLoginView } from './session-login.view';
+import { SessionService } from './session.service';
+
+@ApiTags('Session')
+@Controller('session')
+export class SessionController {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Log in with a session cookie',
+    description: `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Secure outside development), valid for 24 hours. Unsafe methods made with it need \`X-CSRF-Token: <csrf_token>\`.`,
+  })
+  @ApiDataResponse(SessionLoginView)
+  @ApiErrors(400, 401, 429)
+  async login(@Body() body: LoginDto, @Res({ passthrough: true }) res: Response): Promise<SessionLoginView> {
+    const started = await this.sessions.login(body.email, body.password);
+    res.cookie(SESSION_COOKIE, started.cookieValue, sessionCookieOptions(this.config));
+    return started.view;
+  }
+
+  @Post('logout')
+  @ScopeArea(null)
+  @HttpCode(204)
+  @ApiCookieAuth()
+  @ApiHeader({ name: 'X-CSRF-Token', required: true, description: 'The csrf_token of the login.' })
+  @ApiOperation({ summary: 'End the session', description: 'The session is deleted on the server and its cookie cleared.' })
+  @ApiErrors(400, 401, 403)
+  async logout(@Auth() auth: AuthContext, @Res({ passthrough: true }) res: Response): Promise<void> {
+    await this.sessions.logout(auth);
+    res.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config));
+  }
+}
