@@ -1,0 +1,157 @@
+/**
+ * The benchmark's baseline: a minimal Node HTTP server with `pg` that runs the same SQL as the
+ * service for the measured routes, with no framework, no authentication and no validation.
+ * The owner is fixed by BENCH_OWNER_ID; cursors are unsigned base64 JSON positions.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { Pool } from 'pg';
+
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const owner = process.env.BENCH_OWNER_ID ?? '';
+
+const iso = (column: string): string =>
+  `to_char(r.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
+const RECORD = `r.id, r.name, r.description, r.type, r.status, r.metadata, r.tags, r.owner_id, r.organization_id,
+  ${iso('created_at')}, ${iso('updated_at')}, ${iso('deleted_at')}, r.version`;
+const LIST = `r.id, ${iso('created_at')}, r.name, r.type, r.status, ${iso('updated_at')}`;
+const ORDER = 'r.created_at DESC, r.id DESC';
+const LIVE = 'r.deleted_at IS NULL AND r.owner_id = $1';
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}')));
+    req.on('error', reject);
+  });
+}
+
+const newId = (prefix: string): string => `${prefix}_${randomBytes(13).toString('hex').slice(0, 26).toUpperCase()}`;
+
+interface Input {
+  name: string;
+  description?: string;
+  type?: string;
+  metadata?: Record<string, unknown>;
+  tags?: string[];
+}
+
+async function insert(inputs: Input[]): Promise<unknown[]> {
+  const now = new Date().toISOString();
+  const rows = inputs.map((input) => ({
+    id: newId('res'),
+    name: input.name.trim(),
+    description: input.description ?? null,
+    type: input.type ?? 'standard',
+    status: 'active',
+    metadata: input.metadata ?? {},
+    tags: input.tags ?? [],
+    owner_id: owner,
+    organization_id: null,
+    created_at: now,
+  }));
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO resources
+         (id, owner_id, organization_id, name, description, type, status, metadata, tags, version, created_at, updated_at)
+       SELECT id, owner_id, organization_id, name, description, type, status, metadata, tags, 1, created_at, created_at
+       FROM jsonb_to_recordset($1::jsonb)
+         AS x(id text, name text, description text, type text, status text, metadata jsonb, tags jsonb,
+              owner_id text, organization_id text, created_at timestamptz)`,
+      [JSON.stringify(rows)],
+    );
+    await client.query(
+      `INSERT INTO events (id, type, data, previous_data, owner_id, organization_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[])`,
+      [
+        rows.map(() => newId('evt')),
+        rows.map(() => 'resource.created'),
+        rows.map((row) => JSON.stringify({ object: row })),
+        rows.map(() => null),
+        rows.map(() => owner),
+        rows.map(() => null),
+      ],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+  return rows.map((row) => ({ ...row, updated_at: row.created_at, deleted_at: null }));
+}
+
+async function list(url: URL): Promise<unknown> {
+  const limit = Number(url.searchParams.get('limit') ?? 0);
+  if (limit > 0) {
+    const cursor = url.searchParams.get('cursor');
+    const params: unknown[] = [owner, limit + 1];
+    let where = LIVE;
+    let behind = '';
+    if (cursor) {
+      const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
+      params.push(createdAt, id);
+      where += ` AND (r.created_at, r.id) < ($3::timestamptz, $4::text)`;
+      behind = `, (SELECT 1 FROM resources r WHERE ${LIVE} AND (r.created_at, r.id) >= ($3::timestamptz, $4::text)
+                 ORDER BY r.created_at ASC, r.id ASC LIMIT 1) IS NOT NULL AS has_behind`;
+    }
+    const { rows } = await pool.query<{ id: string; created_at: string }>(
+      `SELECT ${LIST}${behind} FROM resources r WHERE ${where} ORDER BY ${ORDER} LIMIT $2`,
+      params,
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const next = rows.length > limit && last ? Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url') : null;
+    return { data: page, meta: { cursor: { next, prev: null, has_more: next !== null }, limit } };
+  }
+  const perPage = Number(url.searchParams.get('per_page') ?? 20);
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const { rows } = await pool.query<{ total: number }>(
+    `SELECT t.total, ${LIST}
+     FROM (SELECT count(*)::int AS total FROM resources r WHERE ${LIVE}) t
+     LEFT JOIN (
+       resources r
+       JOIN (SELECT r.id FROM resources r WHERE ${LIVE} ORDER BY ${ORDER} LIMIT $2 OFFSET $3) page ON page.id = r.id
+     ) ON TRUE
+     ORDER BY ${ORDER}`,
+    [owner, perPage, (page - 1) * perPage],
+  );
+  const total = rows[0]?.total ?? 0;
+  return { data: rows, meta: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) } };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://baseline');
+  const single = /^\/v2\/resources\/(res_[0-9A-Z]{26})$/.exec(url.pathname);
+  if (req.method === 'GET' && single) {
+    const { rows } = await pool.query(
+      `SELECT ${RECORD} FROM resources r WHERE r.id = $1 AND r.deleted_at IS NULL AND r.owner_id = $2`,
+      [single[1], owner],
+    );
+    return rows[0] ? send(res, 200, { data: rows[0] }) : send(res, 404, { error: { code: 'resource_not_found' } });
+  }
+  if (req.method === 'GET' && url.pathname === '/v2/resources') return send(res, 200, await list(url));
+  if (req.method === 'POST' && url.pathname === '/v2/resources') {
+    const [record] = await insert([(await readBody(req)) as Input]);
+    return send(res, 201, { data: record });
+  }
+  if (req.method === 'POST' && url.pathname === '/v2/resources/bulk') {
+    const records = await insert(((await readBody(req)) as { resources: Input[] }).resources);
+    return send(res, 201, { data: records, meta: { count: records.length } });
+  }
+  send(res, 404, { error: { code: 'not_found' } });
+}
+
+createServer((req, res) => {
+  handle(req, res).catch(() => send(res, 500, { error: { code: 'internal_server_error' } }));
+}).listen(Number(process.env.PORT ?? 3901), '127.0.0.1', () => process.stdout.write('baseline ready\n'));
