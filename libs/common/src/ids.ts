@@ -20,6 +20,21 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const OPAQUE_LENGTH = 26;
 const OPAQUE_PATTERN = new RegExp(`^[${CROCKFORD}]{${OPAQUE_LENGTH}}$`);
 
+/** Random bytes drawn from a pooled buffer: one call into the CSPRNG per 409 ids, not per id. */
+const RANDOM_POOL_SIZE = 4096;
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
+
+function randomSlice(length: number): Buffer {
+  if (randomOffset + length > randomPool.length) {
+    randomPool = randomBytes(RANDOM_POOL_SIZE);
+    randomOffset = 0;
+  }
+  const slice = randomPool.subarray(randomOffset, randomOffset + length);
+  randomOffset += length;
+  return slice;
+}
+
 /**
  * A ULID-shaped opaque part: 48 bits of milliseconds then 80 random bits, Crockford base32.
  * Time first keeps b-tree inserts on the right edge of the index.
@@ -31,7 +46,7 @@ export function newOpaqueId(now: number = Date.now()): string {
     time = CROCKFORD[remaining % 32] + time;
     remaining = Math.floor(remaining / 32);
   }
-  const random = randomBytes(10);
+  const random = randomSlice(10);
   let bits = 0;
   let value = 0;
   let tail = '';

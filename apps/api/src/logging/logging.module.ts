@@ -1,8 +1,18 @@
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown, RequestMethod } from '@nestjs/common';
 import { LoggerModule, Params } from 'nestjs-pino';
 import type { Logger } from 'pino';
 import { AppConfig } from '@app/config';
 import { createRootLogger, LOG_OUTPUT, LogOutput, ROOT_LOGGER } from './root-logger';
+
+/** Writes out the buffered log lines when the application stops. */
+@Injectable()
+class LogFlush implements OnApplicationShutdown {
+  constructor(@Inject(ROOT_LOGGER) private readonly root: Logger) {}
+
+  onApplicationShutdown(): Promise<void> {
+    return new Promise((resolve) => this.root.flush(() => resolve()));
+  }
+}
 
 /**
  * Structured JSON logs through pino. The HTTP request logger is mounted by `createApiApp()`
@@ -32,6 +42,7 @@ export class LoggingModule {
           inject: [AppConfig, LOG_OUTPUT],
           useFactory: createRootLogger,
         },
+        LogFlush,
       ],
       exports: [ROOT_LOGGER],
     };

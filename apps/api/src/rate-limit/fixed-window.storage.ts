@@ -3,6 +3,8 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { REDIS } from '@app/database';
 
+type HitCommand = (key: string, ttl: number) => Promise<[number, number, number]>;
+
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /** A throttler record that also says when its window ends, for the X-RateLimit-Reset header. */
@@ -29,10 +31,14 @@ return { count, redis.call('PEXPIRETIME', KEYS[1]), tonumber(time[1]) * 1000 + m
  */
 @Injectable()
 export class FixedWindowStorage implements ThrottlerStorage {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: Redis & { rateLimitHit?: HitCommand }) {
+    // A defined command runs by EVALSHA: the script is sent once, not with every request.
+    if (!redis.rateLimitHit) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  }
 
   async increment(key: string, ttl: number, limit: number): Promise<FixedWindowRecord> {
-    const [count, endsAt, now] = (await this.redis.eval(HIT_SCRIPT, 1, key, ttl)) as [number, number, number];
+    const hit = this.redis.rateLimitHit as HitCommand;
+    const [count, endsAt, now] = await hit.call(this.redis, key, ttl);
     const timeToExpire = Math.max(1, Math.ceil((endsAt - now) / 1000));
     const isBlocked = count > limit;
     return { totalHits: count, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0, endsAt };
