@@ -86,7 +86,8 @@ async function seed(db: Client, ownerId: string): Promise<string[]> {
      FROM generate_series(1, $2) AS n`,
     [ownerId, SEEDED],
   );
-  await db.query('ANALYZE resources');
+  // As autovacuum would have by now: index-only scans need the visibility map.
+  await db.query('VACUUM ANALYZE resources');
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM resources WHERE owner_id = $1 ORDER BY random() LIMIT 1000`,
     [ownerId],

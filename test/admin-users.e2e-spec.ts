@@ -15,8 +15,6 @@ describe('admin user changes', () => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    // Many calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     t = await createTestApp();
     db = t.app.get(DataSource);
     admin = await createUser(t.http);

@@ -20,8 +20,6 @@ describe('API keys', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    // Many calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     t = await createTestApp();
     db = t.app.get(DataSource);
   });

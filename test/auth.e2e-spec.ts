@@ -84,8 +84,6 @@ describe('accounts (auth)', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    // Hundreds of calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     // One app per process: passport keeps strategies in a process-wide registry.
     t = await createTestApp({ captureLogs: true });
     db = t.app.get(DataSource);

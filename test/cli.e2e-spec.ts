@@ -1,29 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { createTestApp, createUser, newCredentials, TestApp } from '@app/testing';
+import { createTestApp, createUser, newCredentials, runCli, TestApp } from '@app/testing';
 
-const ROOT = resolve(__dirname, '..');
-const TS_NODE = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the admin CLI from source against the run's database (environment from the global setup). */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [...TS_NODE, 'apps/api/src/cli.ts', ...args],
-      { cwd: ROOT, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = runCli;
 
 function databaseUrl(name: string): string {
   const url = new URL(process.env.DATABASE_URL ?? '');

@@ -1,30 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { CliResult, createTestApp, createUser, runCli, TestApp, TestUser } from '@app/testing';
 
 /** Legacy tokens: the import-legacy-tokens command and POST /v2/auth/migrate (decisions 9). */
 
-const ROOT = resolve(__dirname, '..');
-const TS_NODE = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(process.execPath, [...TS_NODE, 'apps/api/src/cli.ts', ...args], { cwd: ROOT, env: process.env }, (error, stdout, stderr) =>
-      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = runCli;
 
 function expectError(res: Response, status: number, code: string, message?: RegExp): void {
   expect(res.status).toBe(status);
@@ -39,8 +23,6 @@ describe('legacy tokens', () => {
   let directory: string;
 
   beforeAll(async () => {
-    // Many calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     t = await createTestApp();
     directory = await mkdtemp(join(tmpdir(), 'legacy-tokens-'));
   });

@@ -2,11 +2,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import { AddressInfo, connect, Socket } from 'node:net';
-import { join } from 'node:path';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '@app/database';
-import { createTestApp, TestApp } from '@app/testing';
+import { createTestApp, FROM_SOURCE, PROJECT_ROOT, TestApp } from '@app/testing';
 
 const GENERATED_REQUEST_ID = /^req_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -411,9 +410,9 @@ describe('the API process (decisions 13)', () => {
 
   /** Runs `apps/api/src/main.ts` as production would, from source; `onStdout` sees the output as it comes. */
   function runApi(env: NodeJS.ProcessEnv, onStdout?: (stdout: string, stop: () => void) => void): Promise<Exit> {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register', '-r', 'tsconfig-paths/register', 'apps/api/src/main.ts'], {
-      cwd: join(__dirname, '..'),
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', ...env },
+    const child = spawn(process.execPath, [...FROM_SOURCE, 'apps/api/src/main.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

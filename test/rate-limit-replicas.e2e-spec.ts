@@ -4,7 +4,7 @@ import { AddressInfo, createServer } from 'node:net';
 import { randomInt } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { createUser } from '@app/testing';
+import { createUser, FROM_SOURCE, PROJECT_ROOT } from '@app/testing';
 
 const STARTUP_TIMEOUT_MS = 120_000;
 
@@ -20,15 +20,9 @@ async function freePort(): Promise<number> {
 
 /** Starts the API as its own process, from source, with the run's database and Redis. */
 function startReplica(port: number): ChildProcess {
-  return spawn(process.execPath, ['-r', 'ts-node/register', '-r', 'tsconfig-paths/register', 'apps/api/src/main.ts'], {
-    cwd: `${__dirname}/..`,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      RATE_LIMIT_ENABLED: 'true',
-      TRUST_PROXY_HOPS: '1',
-      TS_NODE_TRANSPILE_ONLY: 'true',
-    },
+  return spawn(process.execPath, [...FROM_SOURCE, 'apps/api/src/main.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port), RATE_LIMIT_ENABLED: 'true', TRUST_PROXY_HOPS: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }

@@ -19,8 +19,6 @@ describe('removed methods and credential conflicts', () => {
   let sessionCookie: string;
 
   beforeAll(async () => {
-    // Many calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     t = await createTestApp();
     user = await createUser(t.http);
     const key = await t.http

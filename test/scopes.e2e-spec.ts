@@ -21,8 +21,6 @@ describe('scopes', () => {
   let user: TestUser;
 
   beforeAll(async () => {
-    // Many calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     t = await createTestApp();
     user = await createUser(t.http);
   });

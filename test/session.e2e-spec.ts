@@ -19,8 +19,6 @@ describe('session', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    // Many calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     t = await createTestApp();
   });
   afterAll(async () => {

@@ -32,8 +32,6 @@ describe('users (me)', () => {
   let db: DataSource;
 
   beforeAll(async () => {
-    // Hundreds of calls from one IP: the limits themselves are tested in rate-limit.e2e-spec.
-    process.env.RATE_LIMIT_ENABLED = 'false';
     t = await createTestApp();
     db = t.app.get(DataSource);
   });

@@ -4,12 +4,11 @@ import type { Queue } from 'bullmq';
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
 import Redis from 'ioredis';
 import { ConfigModule } from '@app/config';
 import { QueueModule, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { FROM_SOURCE, PROJECT_ROOT } from '@app/testing';
 
-const ROOT = resolve(__dirname, '..');
 const PREFIX = process.env.REDIS_PREFIX ?? '';
 
 interface LogLine {
@@ -20,8 +19,8 @@ interface LogLine {
 function startWorker(env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
   return spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'apps/worker/src/main.ts'],
-    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env } },
+    [...FROM_SOURCE, 'apps/worker/src/main.ts'],
+    { cwd: PROJECT_ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env } },
   );
 }
 

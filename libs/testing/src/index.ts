@@ -1,3 +1,4 @@
 export * from './factories';
 export * from './test-app';
 export * from './test-environment';
+export * from './source-process';

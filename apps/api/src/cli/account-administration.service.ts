@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { DataSource } from 'typeorm';
-import { Plan, PLANS, PlatformRole, ResourceNotFoundError, ValidationError } from '@app/common';
-import { EventRepository, UserRepository } from '@app/database';
+import { Plan, PLANS, ResourceNotFoundError, ValidationError } from '@app/common';
+import { UserRepository } from '@app/database';
 import { RegisterDto } from '../auth/dto/register.dto';
 import { toFieldProblems } from '../common/validation/validation-problems';
-import { toUserView, UserView } from '../users/user.view';
+import { UserView } from '../users/user.view';
 import { UsersService } from '../users/users.service';
 
 export interface AdminAccountInput {
@@ -15,15 +14,11 @@ export interface AdminAccountInput {
   username?: string;
 }
 
-type AccountChanges = { role?: PlatformRole; plan?: Plan };
-
 /** Operator actions on accounts: the first admin and plan changes outside the HTTP API. */
 @Injectable()
 export class AccountAdministration {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly users: UserRepository,
-    private readonly events: EventRepository,
     private readonly usersService: UsersService,
   ) {}
 
@@ -38,7 +33,7 @@ export class AccountAdministration {
     if (problems.length > 0) throw new ValidationError(problems, 'The input has invalid fields.');
 
     const existing = await this.users.findByEmail(account.email);
-    if (existing) return { user: await this.change(existing.id, { role: 'admin' }), created: false };
+    if (existing) return { user: await this.usersService.changeAccount(existing.id, { role: 'admin' }), created: false };
     return { user: await this.usersService.create(account, 'admin'), created: true };
   }
 
@@ -46,25 +41,7 @@ export class AccountAdministration {
     if (!isPlan(plan)) throw ValidationError.field('plan', `must be one of ${PLANS.join(', ')}`);
     const user = await this.users.findByEmail(email);
     if (!user) throw new ResourceNotFoundError('User', email);
-    return this.change(user.id, { plan });
-  }
-
-  /** Writes the changed fields and `user.updated` with their prior values; no change, no event. */
-  private change(userId: string, changes: AccountChanges): Promise<UserView> {
-    return this.dataSource.transaction(async (manager) => {
-      const before = await this.users.findById(userId, manager);
-      if (!before) throw new ResourceNotFoundError('User', userId);
-      const previous: AccountChanges = {};
-      if (changes.role !== undefined && changes.role !== before.role) previous.role = before.role;
-      if (changes.plan !== undefined && changes.plan !== before.plan) previous.plan = before.plan;
-      if (Object.keys(previous).length === 0) return toUserView(before);
-      const after = await this.users.update(manager, userId, changes);
-      const view = toUserView(after);
-      await this.events.append(manager, [
-        { type: 'user.updated', object: { ...view }, previousData: previous, ownerId: userId },
-      ]);
-      return view;
-    });
+    return this.usersService.changeAccount(user.id, { plan });
   }
 }
 

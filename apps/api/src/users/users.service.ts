@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConflictError, newId, PlatformRole, ResourceNotFoundError } from '@app/common';
+import { ConflictError, newId, Plan, PlatformRole, ResourceNotFoundError } from '@app/common';
 import { EventRepository, UserEntity, UserRepository } from '@app/database';
 import { PasswordHasher } from '../auth/password-hasher';
 import { ProfileChangesDto } from './dto/update-profile.dto';
@@ -20,6 +20,11 @@ const PROFILE_COLUMNS = {
   last_name: 'lastName',
   avatar_url: 'avatarUrl',
 } as const satisfies Record<keyof ProfileChangesDto, keyof UserEntity>;
+
+export interface AccountChanges {
+  role?: PlatformRole;
+  plan?: Plan;
+}
 
 @Injectable()
 export class UsersService {
@@ -64,6 +69,33 @@ export class UsersService {
     const user = await this.users.findById(userId);
     if (!user) throw new ResourceNotFoundError('User', userId);
     return toUserView(user);
+  }
+
+  /**
+   * Sets an account's role and plan, writing `user.updated` with the prior values of what
+   * changed; no change, no event. Who may do it is the caller's rule (admin API, operator CLI).
+   */
+  async changeAccount(userId: string, changes: AccountChanges): Promise<UserView> {
+    return this.dataSource.transaction(async (manager) => {
+      const before = await this.users.findByIdForUpdate(manager, userId);
+      if (!before) throw new ResourceNotFoundError('User', userId);
+      const update: AccountChanges = {};
+      const previous: AccountChanges = {};
+      if (changes.role !== undefined && changes.role !== before.role) {
+        update.role = changes.role;
+        previous.role = before.role;
+      }
+      if (changes.plan !== undefined && changes.plan !== before.plan) {
+        update.plan = changes.plan;
+        previous.plan = before.plan;
+      }
+      if (Object.keys(update).length === 0) return toUserView(before);
+      const after = toUserView(await this.users.update(manager, userId, update));
+      await this.events.append(manager, [
+        { type: 'user.updated', object: { ...after }, previousData: { ...previous }, ownerId: userId },
+      ]);
+      return after;
+    });
   }
 
   /**
