@@ -1,10 +1,12 @@
-import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthContext } from '@app/common';
+import type { Request } from 'express';
+import type { AuthContext, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
-import { ApiErrors, ApiDataResponse } from '../common/openapi/api-responses';
+import { ApiErrors, ApiDataResponse, ApiListResponse } from '../common/openapi/api-responses';
 import { UpdateProfileDto } from './dto/update-profile.dto';
+import { UserListQuery } from './dto/user-list.query';
 import { UsersService } from './users.service';
 import { UserView } from './user.view';
 
@@ -14,6 +16,19 @@ import { UserView } from './user.view';
 @Controller('users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List users',
+    description:
+      'Platform admins see every user; other callers see the users who share an organization with them, ' +
+      'and themselves. Oldest first. `search` matches the email or username, case-insensitively.',
+  })
+  @ApiListResponse(UserView)
+  @ApiErrors(400, 401, 403, 429)
+  list(@Auth() auth: AuthContext, @Query() query: UserListQuery, @Req() req: Request): Promise<Paginated<UserView>> {
+    return this.users.list(auth, query, req.path);
+  }
 
   @Get('me')
   @ApiOperation({ summary: 'The calling user' })

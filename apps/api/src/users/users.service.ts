@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConflictError, newId, Plan, PlatformRole, ResourceNotFoundError } from '@app/common';
+import { AuthContext, ConflictError, newId, offsetMeta, Paginated, Plan, PlatformRole, ResourceNotFoundError } from '@app/common';
 import { EventRepository, UserEntity, UserRepository } from '@app/database';
 import { PasswordHasher } from '../auth/password-hasher';
 import { ProfileChangesDto } from './dto/update-profile.dto';
+import { UserListQuery } from './dto/user-list.query';
 import { toUserView, UserView } from './user.view';
 
 const UNIQUE_VIOLATION = '23505';
+const DEFAULT_PER_PAGE = 20;
 
 /** What an account is made from; the password arrives in clear and is hashed here. */
 export interface NewAccount {
@@ -69,6 +71,18 @@ export class UsersService {
     const user = await this.users.findById(userId);
     if (!user) throw new ResourceNotFoundError('User', userId);
     return toUserView(user);
+  }
+
+  /**
+   * A page of the users the caller may see: everyone for platform admins, otherwise the users
+   * who share an organization with the caller (and the caller). `basePath` starts the links.
+   */
+  async list(auth: AuthContext, query: UserListQuery, basePath: string): Promise<Paginated<UserView>> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const filter = { search: query.search, role: query.role };
+    const { total, users } = await this.users.pageVisible(auth, filter, (page - 1) * perPage, perPage);
+    return new Paginated(users.map(toUserView), { ...offsetMeta(basePath, filter, page, perPage, total) });
   }
 
   /**

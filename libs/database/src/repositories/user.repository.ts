@@ -1,12 +1,81 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import type { AuthContext, PlatformRole } from '@app/common';
 import { UserEntity } from '../entities/user.entity';
+
+export interface UserListFilter {
+  /** Case-insensitive substring of the email or username, matched literally. */
+  search?: string;
+  role?: PlatformRole;
+}
+
+/** The listed columns under the entity's property names; never the password hash. */
+const LIST_COLUMNS = `u.id, u.email, u.username, u.role, u.plan, u.first_name AS "firstName",
+  u.last_name AS "lastName", u.avatar_url AS "avatarUrl", u.created_at AS "createdAt", u.updated_at AS "updatedAt"`;
+
+/**
+ * The users the caller may see, as a predicate on `u`: everyone for a platform admin, else
+ * themselves. Users who share an organization with the caller join in here and nowhere else.
+ */
+function visibleTo(auth: AuthContext, params: unknown[]): string {
+  if (auth.role === 'admin') return 'TRUE';
+  params.push(auth.userId);
+  return `u.id = $${params.length}`;
+}
+
+function listWhere(auth: AuthContext, filter: UserListFilter, params: unknown[]): string {
+  const conditions = [visibleTo(auth, params)];
+  if (filter.search !== undefined) {
+    // Backslash is LIKE's escape character: `%`, `_` and `\` in the term match themselves.
+    params.push(`%${filter.search.replace(/[\\%_]/g, '\\$&')}%`);
+    conditions.push(`(u.email ILIKE $${params.length} OR u.username ILIKE $${params.length})`);
+  }
+  if (filter.role !== undefined) {
+    params.push(filter.role);
+    conditions.push(`u.role = $${params.length}`);
+  }
+  return conditions.join(' AND ');
+}
 
 /** SQL for users. Emails compare case-insensitively, as the unique index does. */
 @Injectable()
 export class UserRepository {
-  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * One page of the users the caller may see, oldest first (`id` breaks ties), and how many
+   * match, in one statement.
+   */
+  async pageVisible(
+    auth: AuthContext,
+    filter: UserListFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; users: UserEntity[] }> {
+    const params: unknown[] = [];
+    const where = listWhere(auth, filter, params);
+    params.push(limit, offset);
+    // A page past the end still yields the count row, its user columns null.
+    const rows: Array<Omit<UserEntity, 'id'> & { id: string | null; total: number }> = await this.dataSource.query(
+      `SELECT t.total, page.*
+       FROM (SELECT count(*)::int AS total FROM users u WHERE ${where}) t
+       LEFT JOIN (
+         SELECT ${LIST_COLUMNS} FROM users u WHERE ${where}
+         ORDER BY u.created_at, u.id
+         LIMIT $${params.length - 1} OFFSET $${params.length}
+       ) page ON TRUE
+       ORDER BY page."createdAt", page.id`,
+      params,
+    );
+    const users = rows
+      .filter((row): row is UserEntity & { total: number } => row.id !== null)
+      .map(({ total: _total, ...user }) => user);
+    return { total: rows[0]?.total ?? 0, users };
+  }
 
   findById(id: string, manager?: EntityManager): Promise<UserEntity | null> {
     return (manager?.getRepository(UserEntity) ?? this.users).findOneBy({ id });
