@@ -127,11 +127,12 @@ async function measure(port: number, load: Load): Promise<Measured> {
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
+/** Two seconds of the same load first, so that the measured run sees optimized code. */
 async function warm(port: number, load: Load): Promise<void> {
   await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: 4,
-    amount: 500,
+    connections: load.connections ?? 10,
+    duration: 2,
     headers: { 'content-type': 'application/json', ...load.headers },
     requests: [{ method: load.method ?? 'GET', body: load.body, path: load.paths[0] }],
   });

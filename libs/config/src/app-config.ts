@@ -72,15 +72,6 @@ export class AppConfig {
   @Min(0)
   SHUTDOWN_GRACE_MS = 10000;
 
-  /** Webhook retry delays in milliseconds after each failed attempt (comma separated). */
-  @IsString()
-  @Matches(/^\d+(,\d+)*$/, { message: 'must be comma-separated milliseconds' })
-  WEBHOOK_RETRY_DELAYS_MS = '0,60000,300000,1800000,7200000';
-
-  /** Allow webhook URLs on loopback and private addresses (local development and tests only). */
-  @IsIn(['true', 'false'])
-  WEBHOOK_ALLOW_PRIVATE_HOSTS = 'false';
-
   /**
    * Per-plan request limits (decisions 10). Only test runs not about them switch them off, since
    * their many users share one client IP; the failed-login limit always applies.
@@ -114,9 +105,6 @@ export class AppConfig {
     return this.NODE_ENV === 'production';
   }
 
-  get webhookRetryDelaysMs(): number[] {
-    return this.WEBHOOK_RETRY_DELAYS_MS.split(',').map(Number);
-  }
 }
 
 export class ConfigValidationError extends Error {

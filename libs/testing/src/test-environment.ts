@@ -34,8 +34,6 @@ export async function createTestEnvironment(): Promise<void> {
     REDIS_PREFIX: `rms_test_${run}`,
     JWT_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
-    WEBHOOK_RETRY_DELAYS_MS: '0,50,100,150,200',
     SHUTDOWN_GRACE_MS: '1000',
     // Suites share one client IP; the rate-limit suites switch limits back on for themselves.
     RATE_LIMIT_ENABLED: 'false',
