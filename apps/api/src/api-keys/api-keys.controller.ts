@@ -8,7 +8,7 @@ import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyView, CreatedApiKeyView } from './api-key.view';
-import { ApiKeyListQuery } from './dto/api-key-list.query';
+import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
 @ApiTags('API keys')
@@ -35,7 +35,7 @@ export class ApiKeysController {
   @ApiOperation({ summary: "List the caller's API keys", description: 'Revoked keys are not listed; secrets never are.' })
   @ApiListResponse(ApiKeyView)
   @ApiErrors(400, 401, 403, 429)
-  list(@Auth() auth: AuthContext, @Query() query: ApiKeyListQuery, @Req() req: Request): Promise<Paginated<ApiKeyView>> {
+  list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<ApiKeyView>> {
     return this.apiKeys.list(auth, query, req.path);
   }
 

@@ -13,7 +13,7 @@ import { ApiKeyEntity, ApiKeyRepository } from '@app/database';
 import { hashSecret } from '../auth/opaque-secret';
 import { apiKeyEnvironment, apiKeyPrefix, KeyEnvironment, newApiKeySecret } from './api-key-secret';
 import { ApiKeyView, CreatedApiKeyView, toApiKeyView } from './api-key.view';
-import { ApiKeyListQuery } from './dto/api-key-list.query';
+import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
 const DEFAULT_PER_PAGE = 20;
@@ -45,7 +45,7 @@ export class ApiKeysService {
     return { ...toApiKeyView(key), key: secret };
   }
 
-  async list(auth: AuthContext, query: ApiKeyListQuery, basePath: string): Promise<Paginated<ApiKeyView>> {
+  async list(auth: AuthContext, query: OffsetPageQuery, basePath: string): Promise<Paginated<ApiKeyView>> {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
     const [keys, total] = await this.keys.listLive(auth.userId, (page - 1) * perPage, perPage);

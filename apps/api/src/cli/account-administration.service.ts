@@ -49,7 +49,7 @@ function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);
 }
 
-/** `Ada.Lovelace@example.com` → `ada_lovelace`; still validated as any username. */
+/** `Ada.Lovelace@example.com` → `ada_lovelace`; then validated like a registered username. */
 function usernameFromEmail(email: string): string {
   return email.split('@')[0].toLowerCase().replace(/[^a-z0-9_-]/g, '_').slice(0, 30);
 }

@@ -13,7 +13,7 @@ import {
 } from './resource-field.validators';
 
 /**
- * Body of `PATCH /resources/{id}` and `updates` of `PATCH /resources/bulk`: any subset of
+ * Body of `PATCH /resources/{id}` and `updates` of `PATCH /resources/bulk`: a subset of
  * the writable fields. `metadata` is a JSON Merge Patch (RFC 7396) of the current metadata.
  */
 export class UpdateResourceDto {

@@ -1,24 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PLATFORM_ROLES, PlatformRole } from '@app/common';
+import { OffsetPageQuery } from '../../common/pagination/offset-page.query';
 
-export class UserListQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be at least 1' })
-  page?: number;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be 1-100' })
-  @Max(100, { message: 'must be 1-100' })
-  per_page?: number;
-
+/** `GET /users`: offset pages, narrowed by `search` and `role`. */
+export class UserListQuery extends OffsetPageQuery {
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: 255,
