@@ -1,7 +1,7 @@
 import { Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import pino, { LevelWithSilent } from 'pino';
+import { logLineOptions } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
@@ -17,15 +17,7 @@ const PROCESSORS: Provider[] = [];
     ConfigModule,
     LoggerModule.forRootAsync({
       inject: [AppConfig],
-      // The same JSON line shape as the API's logs, told apart by `service`.
-      useFactory: (config: AppConfig) => ({
-        pinoHttp: {
-          level: config.LOG_LEVEL as LevelWithSilent,
-          base: { service: 'worker', env: config.APP_ENV, pid: process.pid },
-          timestamp: pino.stdTimeFunctions.isoTime,
-          formatters: { level: (label: string) => ({ level: label }) },
-        },
-      }),
+      useFactory: (config: AppConfig) => ({ pinoHttp: logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV) }),
     }),
     DatabaseModule,
     QueueModule,

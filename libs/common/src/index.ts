@@ -2,3 +2,4 @@ export * from './auth-context';
 export * from './errors';
 export * from './ids';
 export * from './pagination';
+export * from './log-line-options';

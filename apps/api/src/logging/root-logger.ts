@@ -1,4 +1,5 @@
 import pino, { DestinationStream, LevelWithSilent, Logger } from 'pino';
+import { logLineOptions } from '@app/common';
 import { AppConfig } from '@app/config';
 
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
@@ -21,10 +22,7 @@ function serializeError(error: Error): Record<string, unknown> {
 /** The one pino instance of the process; HTTP request loggers and Nest's logger are its children. */
 export function createRootLogger(config: AppConfig, output: LogOutput): Logger {
   const options: pino.LoggerOptions = {
-    level: output.level ?? config.LOG_LEVEL,
-    base: { service: 'api', env: config.APP_ENV, pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    ...logLineOptions('api', output.level ?? config.LOG_LEVEL, config.APP_ENV),
     serializers: { err: serializeError },
   };
   // Buffered asynchronous writes to stdout: a synchronous write per log line costs more than
