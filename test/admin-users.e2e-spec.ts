@@ -1,13 +1,7 @@
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
 
 /** PATCH /v2/users/{id}: platform admins change a user's role and plan (decisions 7). */
-
-function expectError(res: Response, status: number, code: string): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-}
 
 describe('admin user changes', () => {
   let t: TestApp;

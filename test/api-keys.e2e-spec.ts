@@ -1,19 +1,8 @@
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from '@app/testing';
 
 /** API keys: POST/GET/DELETE /v2/api-keys and the X-API-Key credential (decisions 9). */
-
-function expectError(res: Response, status: number, code: string, message?: string | RegExp): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-  if (message !== undefined) expect(res.body.error.message).toMatch(message);
-}
-
-function fieldsOf(res: Response): string[] {
-  return [...new Set((res.body.error.details as Array<{ field: string }>).map((problem) => problem.field))].sort();
-}
 
 describe('API keys', () => {
   let t: TestApp;
@@ -112,7 +101,7 @@ describe('API keys', () => {
       const user = await createUser(t.http);
       const res = await createKey(user, body);
       expectError(res, 400, 'validation_error');
-      expect(fieldsOf(res)).toEqual(fields);
+      expect(errorFields(res).sort()).toEqual(fields);
     });
 
     it('accepts a name of exactly 100 characters and every known scope', async () => {
@@ -195,7 +184,7 @@ describe('API keys', () => {
       const user = await createUser(t.http);
       const res = await t.http.get(`/v2/api-keys?${query}`).set(...bearer(user));
       expectError(res, 400, 'validation_error');
-      expect(fieldsOf(res)).toEqual([field]);
+      expect(errorFields(res).sort()).toEqual([field]);
     });
 
     it('refuses an API key caller with 403', async () => {

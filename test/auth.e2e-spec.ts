@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decode, sign } from 'jsonwebtoken';
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, newCredentials, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, newCredentials, TestApp, TestUser } from '@app/testing';
 
 /** Accounts: register, login, refresh, logout and the access-token checks (decisions 3, 7, 9, 11). */
 
@@ -61,22 +60,11 @@ function signed(claims: object, key = secret()): string {
   return sign(claims, key, { algorithm: 'HS256' });
 }
 
-function expectError(res: Response, status: number, code: string): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-  expect(res.headers['x-request-id']).toEqual(expect.any(String));
-}
-
-function fieldsOf(res: Response): string[] {
-  return (res.body.error.details as Array<{ field: string }>).map((problem) => problem.field);
-}
-
-/** Every message given for one field, joined. */
-function messagesFor(res: Response, field: string): string {
-  return (res.body.error.details as Array<{ field: string; message: string }>)
-    .filter((problem) => problem.field === field)
-    .map((problem) => problem.message)
-    .join('; ');
+/** The body of login and refresh: `{ data: <token pair> }` (decisions 3, 9). */
+function tokenPairEnvelope(): unknown {
+  return {
+    data: { access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'Bearer', expires_in: ACCESS_TTL },
+  };
 }
 
 describe('accounts (auth)', () => {
@@ -199,7 +187,7 @@ describe('accounts (auth)', () => {
         const sent = body();
         const res = await t.http.post('/v2/auth/register').send(sent);
         expectError(res, 409, 'conflict');
-        expect(fieldsOf(res).sort()).toEqual([...fields].sort());
+        expect(errorFields(res).sort()).toEqual([...fields].sort());
         expect(await usersWithEmail(existing.email)).toBe(1);
         if (fields.length === 1 && fields[0] === 'username') expect(await usersWithEmail(sent.email)).toBe(0);
       });
@@ -250,9 +238,9 @@ describe('accounts (auth)', () => {
         const body: Record<string, unknown> = { ...newCredentials(), ...override };
         const res = await t.http.post('/v2/auth/register').send(body);
         expectError(res, 400, 'validation_error');
-        expect(fieldsOf(res)).toContain(field);
-        expect(fieldsOf(res).every((name) => name === field)).toBe(true);
-        expect(messagesFor(res, field)).toMatch(message);
+        expect(errorFields(res)).toContain(field);
+        expect(errorFields(res).every((name) => name === field)).toBe(true);
+        expect(errorMessagesFor(res, field)).toMatch(message);
         if (typeof body.email === 'string') expect(await usersWithEmail(body.email)).toBe(0);
       },
     );
@@ -260,7 +248,7 @@ describe('accounts (auth)', () => {
     it('lists every missing field at once', async () => {
       const res = await t.http.post('/v2/auth/register').send({});
       expectError(res, 400, 'validation_error');
-      expect([...new Set(fieldsOf(res))].sort()).toEqual(['email', 'password', 'username']);
+      expect([...new Set(errorFields(res))].sort()).toEqual(['email', 'password', 'username']);
     });
 
     it('lists every bad field at once, unknown ones included', async () => {
@@ -268,7 +256,7 @@ describe('accounts (auth)', () => {
         .post('/v2/auth/register')
         .send({ email: 'x', username: 'A', password: 'short', role: 'admin' });
       expectError(res, 400, 'validation_error');
-      expect([...new Set(fieldsOf(res))].sort()).toEqual(['email', 'password', 'role', 'username']);
+      expect([...new Set(errorFields(res))].sort()).toEqual(['email', 'password', 'role', 'username']);
     });
 
     it('answers invalid_request to a body that is not an object', async () => {
@@ -287,14 +275,7 @@ describe('accounts (auth)', () => {
       const res = await login(user.email, user.password);
       expect(res.status).toBe(200);
       expect(res.headers['x-request-id']).toMatch(/^req_/);
-      expect(res.body).toEqual({
-        data: {
-          access_token: expect.any(String),
-          refresh_token: expect.any(String),
-          token_type: 'Bearer',
-          expires_in: ACCESS_TTL,
-        },
-      });
+      expect(res.body).toEqual(tokenPairEnvelope());
       expect(res.text).not.toContain(user.password);
       expect((await me(res.body.data.access_token)).status).toBe(200);
     });
@@ -353,14 +334,14 @@ describe('accounts (auth)', () => {
     ])('refuses %s: 400 validation_error naming the field', async (_name, override, field) => {
       const res = await t.http.post('/v2/auth/login').send({ email: user.email, password: user.password, ...override });
       expectError(res, 400, 'validation_error');
-      expect(fieldsOf(res)).toContain(field);
-      expect(fieldsOf(res).every((name) => name === field)).toBe(true);
+      expect(errorFields(res)).toContain(field);
+      expect(errorFields(res).every((name) => name === field)).toBe(true);
     });
 
     it('lists both fields when the body is empty', async () => {
       const res = await t.http.post('/v2/auth/login').send({});
       expectError(res, 400, 'validation_error');
-      expect([...new Set(fieldsOf(res))].sort()).toEqual(['email', 'password']);
+      expect([...new Set(errorFields(res))].sort()).toEqual(['email', 'password']);
     });
   });
 
@@ -370,14 +351,7 @@ describe('accounts (auth)', () => {
       const res = await refresh(user.refreshToken);
       expect(res.status).toBe(200);
       expect(res.headers['x-request-id']).toMatch(/^req_/);
-      expect(res.body).toEqual({
-        data: {
-          access_token: expect.any(String),
-          refresh_token: expect.any(String),
-          token_type: 'Bearer',
-          expires_in: ACCESS_TTL,
-        },
-      });
+      expect(res.body).toEqual(tokenPairEnvelope());
       expect(res.body.data.refresh_token).not.toBe(user.refreshToken);
       expect(res.body.data.access_token).not.toBe(user.accessToken);
       const claims = claimsOf(res.body.data.access_token);
@@ -495,7 +469,7 @@ describe('accounts (auth)', () => {
     ])('refuses a refresh_token that is %s: 400 validation_error', async (_name, body) => {
       const res = await t.http.post('/v2/auth/refresh').send(body);
       expectError(res, 400, 'validation_error');
-      expect([...new Set(fieldsOf(res))]).toEqual(['refresh_token']);
+      expect([...new Set(errorFields(res))]).toEqual(['refresh_token']);
     });
 
     it('refuses an unknown field next to the token: 400 validation_error naming it', async () => {
@@ -504,7 +478,7 @@ describe('accounts (auth)', () => {
         .post('/v2/auth/refresh')
         .send({ refresh_token: user.refreshToken, grant_type: 'refresh_token' });
       expectError(res, 400, 'validation_error');
-      expect(fieldsOf(res)).toEqual(['grant_type']);
+      expect(errorFields(res)).toEqual(['grant_type']);
       expect((await refresh(user.refreshToken)).status).toBe(200);
     });
   });

@@ -2,19 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { CliResult, createTestApp, createUser, runCli, TestApp, TestUser } from '@app/testing';
+import { CliResult, createTestApp, createUser, expectError, runCli, TestApp, TestUser } from '@app/testing';
 
 /** Legacy tokens: the import-legacy-tokens command and POST /v2/auth/migrate (decisions 9). */
 
 const cli = runCli;
-
-function expectError(res: Response, status: number, code: string, message?: RegExp): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-  if (message) expect(res.body.error.message).toMatch(message);
-}
 
 const legacyToken = (): string => `v1tok_${randomBytes(16).toString('hex')}`;
 

@@ -1,16 +1,9 @@
-import type { Response } from 'supertest';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
 
 /**
  * Removed authentication methods each get 401 authentication_required naming the supported
  * replacement; two credentials in one request are 400 invalid_request (decisions 9).
  */
-
-function expectError(res: Response, status: number, code: string, message?: RegExp): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-  if (message) expect(res.body.error.message).toMatch(message);
-}
 
 describe('removed methods and credential conflicts', () => {
   let t: TestApp;

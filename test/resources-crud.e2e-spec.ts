@@ -221,6 +221,7 @@ describe('resources: create, read, replace, update, delete', () => {
       ['with status', { name: 'x', status: 'active' }, 'status'],
       ['with a read-only field', { name: 'x', id: 'res_x' }, 'id'],
       ['with the legacy type', { name: 'x', type: 'enterprise' }, 'type'],
+      ['moving it to an organization', { name: 'x', organization_id: null }, 'organization_id'],
     ])('refuses a body %s', async (_case, body, field) => {
       const created = await create();
       const res = await t.http.put(`/v2/resources/${created.id}`).set(bearer(owner)).send(body);

@@ -1,13 +1,7 @@
 import type { Response } from 'supertest';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
 
 /** Session login: POST /v2/session/login and /logout, the cookie and CSRF (decisions 9). */
-
-function expectError(res: Response, status: number, code: string, message?: RegExp): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-  if (message) expect(res.body.error.message).toMatch(message);
-}
 
 function setCookie(res: Response): string {
   const cookies = res.headers['set-cookie'] as unknown as string[] | undefined;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
 
 /**
  * GET /v2/users (decisions 5, 7): admins see everyone, other callers themselves (and, once
@@ -15,11 +15,6 @@ interface ListedUser {
   username: string;
   role: string;
   created_at: string;
-}
-
-function expectError(res: Response, status: number, code: string): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
 }
 
 function expectInvalidFields(res: Response, fields: string[]): void {

@@ -1,6 +1,5 @@
-import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from '@app/testing';
 
 /** The calling user: GET and PATCH /v2/users/me and the `user.updated` event (decisions 7, 11). */
 
@@ -8,23 +7,6 @@ interface EventRow {
   data: { object: Record<string, unknown> };
   previous_data: Record<string, unknown> | null;
   owner_id: string;
-}
-
-function expectError(res: Response, status: number, code: string): void {
-  expect(res.status).toBe(status);
-  expect(res.body).toEqual({ error: expect.objectContaining({ code, message: expect.any(String) }) });
-  expect(res.headers['x-request-id']).toEqual(expect.any(String));
-}
-
-function fieldsOf(res: Response): string[] {
-  return [...new Set((res.body.error.details as Array<{ field: string }>).map((problem) => problem.field))];
-}
-
-function messagesFor(res: Response, field: string): string {
-  return (res.body.error.details as Array<{ field: string; message: string }>)
-    .filter((problem) => problem.field === field)
-    .map((problem) => problem.message)
-    .join('; ');
 }
 
 describe('users (me)', () => {
@@ -210,8 +192,8 @@ describe('users (me)', () => {
         const res = await patchMe(user, body);
 
         expectError(res, 400, 'validation_error');
-        expect(fieldsOf(res)).toEqual([field]);
-        expect(messagesFor(res, field)).toMatch(message);
+        expect(errorFields(res)).toEqual([field]);
+        expect(errorMessagesFor(res, field)).toMatch(message);
         expect((await getMe(user)).body.data).toEqual(before);
         expect(await updatedEvents(user.id)).toHaveLength(0);
       },
@@ -224,7 +206,7 @@ describe('users (me)', () => {
         email: 'new@example.com',
       });
       expectError(res, 400, 'validation_error');
-      expect(fieldsOf(res).sort()).toEqual(['email', 'profile.avatar_url', 'profile.first_name', 'profile.nickname']);
+      expect(errorFields(res).sort()).toEqual(['email', 'profile.avatar_url', 'profile.first_name', 'profile.nickname']);
       expect(await updatedEvents(user.id)).toHaveLength(0);
     });
 
@@ -232,8 +214,8 @@ describe('users (me)', () => {
       const user = await createUser(t.http);
       const res = await patchMe(user, { first_name: 'Ada' });
       expectError(res, 400, 'validation_error');
-      expect(fieldsOf(res).sort()).toEqual(['first_name', 'profile']);
-      expect(messagesFor(res, 'first_name')).toMatch(/not a known field/);
+      expect(errorFields(res).sort()).toEqual(['first_name', 'profile']);
+      expect(errorMessagesFor(res, 'first_name')).toMatch(/not a known field/);
     });
 
     it('does not apply the valid fields of a refused request', async () => {

@@ -4,10 +4,10 @@ import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
 import { AppExceptionFilter } from './common/filters/app-exception.filter';
+import { ErrorRenderingModule } from './common/filters/error-rendering.module';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { BodyParserMiddleware } from './common/middleware/body-parser.middleware';
-import { RouteIndex } from './common/routing/route-index';
 import { createValidationPipe } from './common/validation/app-validation.pipe';
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
@@ -19,10 +19,9 @@ import { AdminUsersModule } from './users/admin-users.module';
 import { UsersModule } from './users/users.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule],
   providers: [
-    RouteIndex,
-    { provide: APP_FILTER, useClass: AppExceptionFilter },
+    { provide: APP_FILTER, useExisting: AppExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_PIPE, useFactory: createValidationPipe },
   ],

@@ -2,3 +2,4 @@ export * from './factories';
 export * from './test-app';
 export * from './test-environment';
 export * from './source-process';
+export * from './error-assertions';

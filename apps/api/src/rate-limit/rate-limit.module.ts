@@ -1,8 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
-import { AppExceptionFilter } from '../common/filters/app-exception.filter';
-import { RouteIndex } from '../common/routing/route-index';
 import { FixedWindowStorage } from './fixed-window.storage';
 import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { RATE_LIMIT_THROTTLERS, RateLimitGuard } from './rate-limit.guard';
@@ -21,8 +19,6 @@ import { RateLimitedErrorFilter } from './rate-limited-error.filter';
     FixedWindowStorage,
     RateLimitService,
     LoginAttemptLimiter,
-    RouteIndex,
-    AppExceptionFilter,
     { provide: getOptionsToken(), useValue: RATE_LIMIT_THROTTLERS },
     { provide: getStorageToken(), useExisting: FixedWindowStorage },
     RateLimitGuard,

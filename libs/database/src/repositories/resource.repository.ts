@@ -336,13 +336,4 @@ export class ResourceRepository {
     if (request.backward) page.reverse();
     return { rows: page, hasMore, hasBehind };
   }
-
-  /** Whether an organization still owns live or soft-deleted resources. */
-  async existsInOrganization(organizationId: string, manager?: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await (manager ?? this.dataSource).query(
-      `SELECT 1 FROM resources WHERE organization_id = $1 LIMIT 1`,
-      [organizationId],
-    );
-    return rows.length > 0;
-  }
 }
