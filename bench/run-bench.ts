@@ -8,7 +8,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import Redis from 'ioredis';
+import { deleteRedisKeys } from '@app/testing/test-environment';
 import { Client } from 'pg';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
@@ -290,14 +290,7 @@ async function main(): Promise<void> {
     await db.end();
     await admin.query(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
     await admin.end();
-    const redis = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${DATABASE}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    await redis.quit();
+    await deleteRedisKeys(REDIS_URL, DATABASE);
   }
 }
 

@@ -55,14 +55,17 @@ export async function destroyTestEnvironment(): Promise<void> {
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     await admin.end();
   }
-  if (prefix?.startsWith('rms_test_')) {
-    const redis = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-    await redis.quit();
-  }
+  if (prefix?.startsWith('rms_test_')) await deleteRedisKeys(REDIS_URL, prefix);
+}
+
+/** Deletes every key under a Redis prefix (a test run's or a benchmark's). */
+export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await redis.quit();
 }
