@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, ConfigValidationError, loadConfig } from '@app/config';
+import { prepareDatabase } from '@app/database';
 import { createApiApp } from './app.setup';
 
 /** A bad environment ends the process with the names of the bad variables, not a stack trace. */
@@ -16,6 +17,8 @@ function configOrExit(): AppConfig {
 
 async function bootstrap(): Promise<void> {
   const config = configOrExit();
+  // Migrate before listening: the API is never reachable, nor ready, on an old schema.
+  await prepareDatabase(config);
   const app = await createApiApp();
   await app.listen(config.PORT);
   app.get(Logger).log(`Listening on port ${config.PORT}`, 'Bootstrap');

@@ -1,12 +1,16 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { loadConfig } from '@app/config';
+import { prepareDatabase } from '@app/database';
 import { WorkerHeartbeat } from './worker-heartbeat.service';
 import { WorkerModule } from './worker.module';
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
 
 async function bootstrap(): Promise<void> {
+  // Migrations first, under the advisory lock that replicas starting together share.
+  await prepareDatabase(loadConfig());
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true, abortOnError: false });
   const logger = app.get(Logger);
   app.useLogger(logger);

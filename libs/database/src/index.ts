@@ -1,4 +1,5 @@
 export * from './data-source-options';
+export * from './database-preparer';
 export * from './database.module';
 export * from './entities';
 export * from './migrations';

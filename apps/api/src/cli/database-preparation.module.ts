@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@app/config';
-import { DatabasePreparer } from './database-preparer';
+import { DatabasePreparer } from '@app/database';
 import { DbPrepareCommand } from './db-prepare.command';
 
 /** `db:prepare` and what it needs: no database connection, since the database may not exist yet. */

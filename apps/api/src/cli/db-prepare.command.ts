@@ -1,5 +1,5 @@
 import { Command, CommandRunner } from 'nest-commander';
-import { DatabasePreparer } from './database-preparer';
+import { DatabasePreparer } from '@app/database';
 
 @Command({
   name: 'db:prepare',

@@ -2,14 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { Client, DatabaseError } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { dataSourceOptions } from '@app/database';
+import { dataSourceOptions } from './data-source-options';
 
 const INVALID_CATALOG_NAME = '3D000';
 /** A database of that name exists; when two CREATE DATABASE race, the loser gets a unique violation. */
 const DATABASE_TAKEN = new Set(['42P04', '23505']);
 const MIGRATION_LOCK = 'rms:migrations';
 
-/** Brings the database of DATABASE_URL to the current schema; every step may run again. */
+/**
+ * Brings the database of DATABASE_URL to the current schema; every step may run again. The
+ * CLI's `db:prepare` and both apps at start use it, so a process never serves an old schema.
+ */
 @Injectable()
 export class DatabasePreparer {
   constructor(private readonly config: AppConfig) {}
@@ -70,4 +73,11 @@ export class DatabasePreparer {
       await client.end();
     }
   }
+}
+
+/** Creates the database when missing and runs pending migrations, before a process serves. */
+export async function prepareDatabase(config: AppConfig): Promise<string[]> {
+  const preparer = new DatabasePreparer(config);
+  await preparer.ensureDatabase();
+  return preparer.migrate();
 }

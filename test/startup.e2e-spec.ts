@@ -1,0 +1,91 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { PROJECT_ROOT } from '@app/testing';
+
+/**
+ * Operators start the built service with `npm run start:api` / `start:worker` and the
+ * environment alone, on a database that may not exist yet (decisions 13: migrations run on start).
+ */
+const BUILT_API = join(PROJECT_ROOT, 'dist/apps/api/src/main.js');
+const SERVER_URL = new URL(process.env.DATABASE_URL ?? '');
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  const admin = new Client({ connectionString: databaseUrl('postgres') });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+}
+
+async function waitUntilReady(url: string, child: ChildProcess): Promise<Response> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url);
+      if (response.status === 200) return response;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never became ready`);
+}
+
+describe('npm run start:api on an empty database', () => {
+  const database = `${new URL(process.env.DATABASE_URL ?? '').pathname.slice(1)}_fresh`;
+  const children: ChildProcess[] = [];
+
+  beforeAll(() => {
+    // `npm test` builds before Jest runs; a lone `npx jest` needs `npm run build` first.
+    if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run npm run build`);
+  });
+
+  afterAll(async () => {
+    for (const child of children) {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    }
+    await dropDatabase(database);
+  }, 30000);
+
+  it('creates the database, migrates it, reports ready and registers a user', async () => {
+    const port = await freePort();
+    const env = { ...process.env, DATABASE_URL: databaseUrl(database), PORT: String(port), NODE_ENV: 'production' };
+    const api = spawn('npm', ['run', '--silent', 'start:api'], { cwd: PROJECT_ROOT, env, stdio: 'ignore' });
+    children.push(api);
+
+    const ready = await waitUntilReady(`http://127.0.0.1:${port}/health/ready`, api);
+    expect(await ready.json()).toEqual({
+      data: { status: 'ok', checks: { database: { status: 'up' }, redis: { status: 'up' } } },
+    });
+
+    const registered = await fetch(`http://127.0.0.1:${port}/v2/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'first@example.com', username: 'first_user', password: 'a long passphrase' }),
+    });
+    expect(registered.status).toBe(201);
+    const body = (await registered.json()) as { data: { id: string; email: string } };
+    expect(body.data).toMatchObject({ email: 'first@example.com' });
+    expect(body.data.id).toMatch(/^usr_/);
+  }, 60000);
+});
