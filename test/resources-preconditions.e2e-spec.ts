@@ -38,6 +38,50 @@ describe('resources: ETag and preconditions', () => {
     });
   });
 
+  describe('through fetch, which sends Cache-Control: no-cache with every conditional request', () => {
+    const headers = (extra: Record<string, string>): Record<string, string> => ({
+      authorization: `Bearer ${owner.accessToken}`,
+      'cache-control': 'no-cache',
+      ...extra,
+    });
+
+    it.each(['"1"', 'W/"1"', '*', '"5", "1"'])('If-None-Match %s answers 304 with the ETag and no body', async (tag) => {
+      const id = await create();
+      const res = await fetch(`${t.url}/v2/resources/${id}`, { headers: headers({ 'if-none-match': tag }) });
+      expect(res.status).toBe(304);
+      expect(res.headers.get('etag')).toBe('"1"');
+      expect(await res.text()).toBe('');
+    });
+
+    it('a stale If-None-Match answers 200 with the current representation', async () => {
+      const id = await create();
+      const res = await fetch(`${t.url}/v2/resources/${id}`, { headers: headers({ 'if-none-match': '"2"' }) });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('etag')).toBe('"1"');
+      expect(((await res.json()) as { data: { id: string } }).data.id).toBe(id);
+    });
+
+    it('If-Match decides PATCH and DELETE: 412 in the envelope when stale, applied when current', async () => {
+      const id = await create();
+      const body = JSON.stringify({ name: 'Fetched' });
+      const json = headers({ 'content-type': 'application/json', 'if-match': '"9"' });
+      const stale = await fetch(`${t.url}/v2/resources/${id}`, { method: 'PATCH', headers: json, body });
+      expect(stale.status).toBe(412);
+      expect(((await stale.json()) as { error: { code: string } }).error.code).toBe('precondition_failed');
+      const current = await fetch(`${t.url}/v2/resources/${id}`, {
+        method: 'PATCH',
+        headers: { ...json, 'if-match': 'W/"0", "1"' },
+        body,
+      });
+      expect(current.status).toBe(200);
+      expect(current.headers.get('etag')).toBe('"2"');
+      const staleDelete = await fetch(`${t.url}/v2/resources/${id}`, { method: 'DELETE', headers: headers({ 'if-match': 'W/"2"' }) });
+      expect(staleDelete.status).toBe(412);
+      const removed = await fetch(`${t.url}/v2/resources/${id}`, { method: 'DELETE', headers: headers({ 'if-match': '*' }) });
+      expect(removed.status).toBe(204);
+    });
+  });
+
   describe('If-Match on PATCH, PUT and DELETE', () => {
     it('applies a PATCH whose If-Match is current and refuses a stale one with 412', async () => {
       const id = await create();

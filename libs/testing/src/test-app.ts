@@ -11,6 +11,8 @@ export interface TestAppOptions {
 export interface TestApp {
   app: INestApplication;
   http: TestAgent;
+  /** The listening app's origin (`http://127.0.0.1:<port>`), for clients such as `fetch`. */
+  url: string;
   /** The captured log output, one JSON object per line; empty unless `captureLogs` was set. */
   logs(): string;
   close(): Promise<void>;
@@ -25,5 +27,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await createApiApp({ log });
   await app.listen(0, '127.0.0.1');
   const http = request(app.getHttpServer());
-  return { app, http, logs: () => lines.join(''), close: () => app.close() };
+  const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  return { app, http, url, logs: () => lines.join(''), close: () => app.close() };
 }

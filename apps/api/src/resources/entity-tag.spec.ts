@@ -1,4 +1,4 @@
-import { entityTag, ifMatchSatisfied } from './entity-tag';
+import { entityTag, ifMatchSatisfied, ifNoneMatchMatches } from './entity-tag';
 
 describe('entity tags', () => {
   it('quotes the version', () => {
@@ -10,6 +10,7 @@ describe('entity tags', () => {
     ['*', true],
     ['"3"', true],
     ['"1", "3"', true],
+    ['"1","3"', true],
     ['3', true],
     ['"4"', false],
     ['W/"3"', false],
@@ -17,5 +18,20 @@ describe('entity tags', () => {
     ['"33"', false],
   ])('If-Match %p against version 3 is %p', (header, expected) => {
     expect(ifMatchSatisfied(header, 3)).toBe(expected);
+  });
+
+  it.each([
+    [undefined, false],
+    ['*', true],
+    ['"3"', true],
+    ['W/"3"', true],
+    ['"1", W/"3"', true],
+    ['3', true],
+    ['"4"', false],
+    ['W/"4", "5"', false],
+    ['', false],
+    ['"33"', false],
+  ])('If-None-Match %p against version 3 matches: %p', (header, expected) => {
+    expect(ifNoneMatchMatches(header, 3)).toBe(expected);
   });
 });

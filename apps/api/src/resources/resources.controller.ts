@@ -9,7 +9,8 @@ import { BulkCreateResourcesDto, BulkUpdateResourcesDto } from './dto/bulk-resou
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
 import { UpdateResourceDto } from './dto/update-resource.dto';
-import { entityTag } from './entity-tag';
+import { NotModified } from '../common/conditional/not-modified';
+import { entityTag, ifNoneMatchMatches } from './entity-tag';
 import { parseDeleteQuery, parseResourceFieldsQuery, parseResourceListQuery } from './resource-list-query';
 import {
   ApiBulkResponse,
@@ -98,10 +99,14 @@ export class ResourcesController {
     @Auth() auth: AuthContext,
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ResourceFieldsView> {
-    // Express answers 304 itself when If-None-Match matches the ETag set here.
-    return withETag(res, await this.resources.get(auth, id, parseResourceFieldsQuery(query)));
+    const result = await this.resources.get(auth, id, parseResourceFieldsQuery(query));
+    // Evaluated here, whatever the request's Cache-Control: Express's own freshness check
+    // ignores If-None-Match when a browser or fetch sends `Cache-Control: no-cache`.
+    if (ifNoneMatchMatches(ifNoneMatch, result.version)) throw new NotModified(entityTag(result.version));
+    return withETag(res, result);
   }
 
   @Put(':id')

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@app/common';
+import { NotModified } from '../conditional/not-modified';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
 
@@ -17,6 +18,10 @@ export class AppExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response & { err?: unknown }>();
+    if (exception instanceof NotModified) {
+      if (!res.headersSent) res.status(304).setHeader('ETag', exception.etag).end();
+      return;
+    }
     let error = toAppError(exception);
     if (error?.code === 'not_found') {
       const allowed = this.routes.allowedMethods(req.path);
