@@ -90,11 +90,44 @@ describe('removed methods and credential conflicts', () => {
     expect((await me().set('Cookie', sessionCookie)).status).toBe(200);
   });
 
-  it('public endpoints ignore credential headers (login takes its credentials from the body)', async () => {
-    const res = await t.http
-      .post('/v2/auth/login')
-      .set('Authorization', 'Basic dXNlcjpwYXNz')
-      .send({ email: user.email, password: user.password });
-    expect(res.status).toBe(200);
+  describe('on public routes too', () => {
+    const credentials = { email: 'nobody@example.com', password: 'a long passphrase' };
+    const publicRoutes: Array<[string, () => ReturnType<typeof me>]> = [
+      ['POST /v2/auth/login', () => t.http.post('/v2/auth/login').send(credentials)],
+      ['POST /v2/auth/register', () => t.http.post('/v2/auth/register').send({ ...credentials, username: 'nobody' })],
+      ['POST /v2/auth/refresh', () => t.http.post('/v2/auth/refresh').send({ refresh_token: 'x' })],
+      ['POST /v2/session/login', () => t.http.post('/v2/session/login').send(credentials)],
+      ['POST /v2/auth/migrate', () => t.http.post('/v2/auth/migrate').set('X-Auth-Token', 'legacy')],
+      ['GET /health/live', () => t.http.get('/health/live')],
+    ];
+
+    it.each(publicRoutes)('%s answers Authorization: Basic with 401 naming the replacement', async (_route, call) => {
+      expectError(await call().set('Authorization', 'Basic dXNlcjpwYXNz'), 401, 'authentication_required', /Basic.*Bearer/);
+    });
+
+    it.each(publicRoutes)('%s answers an api_v1_ key with 401', async (_route, call) => {
+      expectError(await call().set('X-API-Key', 'api_v1_0123456789abcdef'), 401, 'authentication_required', /api_v1_/);
+    });
+
+    it('login answers the api_key query parameter and X-Auth-Token with 401', async () => {
+      const withQuery = t.http.post('/v2/auth/login?api_key=sk_test_x').send(credentials);
+      expectError(await withQuery, 401, 'authentication_required', /X-API-Key header/);
+      const withLegacy = t.http.post('/v2/auth/login').set('X-Auth-Token', 'legacy').send(credentials);
+      expectError(await withLegacy, 401, 'authentication_required', /POST \/v2\/auth\/migrate/);
+    });
+
+    it('X-Auth-Token stays the credential of POST /v2/auth/migrate (an unknown token is its own 401)', async () => {
+      const res = await t.http.post('/v2/auth/migrate').set('X-Auth-Token', 'not-a-legacy-token');
+      expectError(res, 401, 'authentication_required');
+      expect(res.body.error.message).not.toMatch(/accepted only by/);
+    });
+
+    it('a supported credential on a public route is ignored: login takes its credentials from the body', async () => {
+      const res = await t.http
+        .post('/v2/auth/login')
+        .set('Authorization', `Bearer ${user.accessToken}`)
+        .send({ email: user.email, password: user.password });
+      expect(res.status).toBe(200);
+    });
   });
 });

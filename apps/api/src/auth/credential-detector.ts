@@ -31,26 +31,38 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Names the one credential a request carries, after refusing the removed methods (401, naming
- * the replacement) and requests with none (401) or more than one (400 invalid_request).
- * Removed methods are checked first: they never authenticate, whatever else is sent.
+ * Refuses the removed methods (401, naming the replacement), on every route, public ones
+ * included: they never authenticate, whatever else is sent. `X-Auth-Token` is the credential
+ * of the one route that exchanges legacy tokens, which says so with `legacyTokenAccepted`.
  */
-export function detectCredential(req: CredentialCarrier): PresentedCredential {
+export function refuseRemovedMethods(req: CredentialCarrier, legacyTokenAccepted = false): void {
   const authorization = single(req.headers.authorization)?.trim();
-  const apiKey = single(req.headers['x-api-key']);
-  const hasSessionCookie = readCookie(single(req.headers.cookie), SESSION_COOKIE) !== undefined;
-
   if (authorization !== undefined && !BEARER.test(authorization)) {
     const scheme = authorization.split(/\s+/, 1)[0].toLowerCase();
     if (scheme === 'basic') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.basic);
     if (scheme === 'oauth') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.oauth1);
     throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.notBearer);
   }
-  if (apiKey?.startsWith('api_v1_')) throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyV1);
+  if (single(req.headers['x-api-key'])?.startsWith('api_v1_')) {
+    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyV1);
+  }
   if (typeof req.query === 'object' && req.query !== null && 'api_key' in req.query) {
     throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyQuery);
   }
-  if (req.headers['x-auth-token'] !== undefined) throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.legacyToken);
+  if (!legacyTokenAccepted && req.headers['x-auth-token'] !== undefined) {
+    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.legacyToken);
+  }
+}
+
+/**
+ * Names the one credential a request carries, after refusing the removed methods and requests
+ * with none (401) or more than one (400 invalid_request).
+ */
+export function detectCredential(req: CredentialCarrier): PresentedCredential {
+  refuseRemovedMethods(req);
+  const authorization = single(req.headers.authorization)?.trim();
+  const apiKey = single(req.headers['x-api-key']);
+  const hasSessionCookie = readCookie(single(req.headers.cookie), SESSION_COOKIE) !== undefined;
 
   const presented: Array<[PresentedCredential, string]> = [];
   if (authorization !== undefined) presented.push(['bearer', 'an Authorization Bearer token']);

@@ -2,7 +2,7 @@ import { Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { TokenPairView } from '../auth/dto/token-pair.view';
 import type { TokenPair } from '../auth/token.service';
-import { Public } from '../common/decorators/public.decorator';
+import { AcceptsLegacyToken, Public } from '../common/decorators/public.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
 import { LegacyTokensService } from './legacy-tokens.service';
 
@@ -13,6 +13,7 @@ export class LegacyTokensController {
 
   /** Public to the global guard: the legacy token in X-Auth-Token is its credential. */
   @Public()
+  @AcceptsLegacyToken()
   @Post('migrate')
   @HttpCode(200)
   @ApiHeader({ name: 'X-Auth-Token', required: true, description: 'A token of the earlier API version.' })

@@ -9,3 +9,8 @@ export const PUBLIC_OPERATION = 'x-public';
 /** Opts a route out of authentication; every other route needs a credential. */
 export const Public = (): MethodDecorator & ClassDecorator =>
   applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension(PUBLIC_OPERATION, true));
+
+export const ACCEPTS_LEGACY_TOKEN = 'rms:acceptsLegacyToken';
+
+/** The route's credential is a legacy `X-Auth-Token`, refused as a removed method everywhere else. */
+export const AcceptsLegacyToken = (): MethodDecorator => SetMetadata(ACCEPTS_LEGACY_TOKEN, true);
