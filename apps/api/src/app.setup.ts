@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { answerClientErrorsInEnvelope } from './common/http/client-error-responder';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware';
 import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
 import { createHttpLogger } from './logging/http-logger';
@@ -46,6 +47,7 @@ export function configureApiApp(app: NestExpressApplication): void {
   app.use(legacyApiMiddleware);
   app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });
   setupOpenApi(app, API_PREFIX);
+  answerClientErrorsInEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 }
 

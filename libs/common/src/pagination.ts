@@ -1,3 +1,19 @@
+/**
+ * The bounds of every list (decisions 5), written once. `PAGE_MAX` keeps OFFSET (page x
+ * per_page) far inside PostgreSQL's bigint, so no page number can reach the database as an error.
+ */
+export const PER_PAGE_DEFAULT = 20;
+export const PER_PAGE_MAX = 100;
+export const PAGE_MAX = 1_000_000_000;
+
+/**
+ * A page-number-like query value: plain decimal digits only, so `1e3`, `0x10`, `1.0` and
+ * 10^20 never become numbers; NaN for anything else, which every bound check then refuses.
+ */
+export function queryInteger(value: unknown): number {
+  return typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+}
+
 /** A page of records and its meta, rendered by the envelope interceptor as `{ data, meta }`. */
 export class Paginated<T> {
   constructor(

@@ -1,4 +1,4 @@
-import { FieldProblem, InvalidRequestError, isId, ValidationError } from '@app/common';
+import { FieldProblem, InvalidRequestError, isId, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, queryInteger, ValidationError } from '@app/common';
 import {
   LEGACY_RESOURCE_TYPE,
   RESOURCE_FIELDS,
@@ -12,9 +12,6 @@ import {
   ResourceSortKey,
 } from '@app/database';
 
-export const PER_PAGE_DEFAULT = 20;
-export const PER_PAGE_MAX = 100;
-export const PAGE_MAX = 1_000_000_000;
 export const DEFAULT_SORT = '-created_at';
 
 /** The list form's fields, when `fields` is not given. */
@@ -63,7 +60,7 @@ class QueryReader {
   integer(name: string, min: number, max: number, fallback: number): number {
     const value = this.string(name);
     if (value === undefined) return fallback;
-    const parsed = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+    const parsed = queryInteger(value);
     if (!(parsed >= min && parsed <= max)) {
       this.problem(name, `must be an integer from ${min} to ${max}`);
       return fallback;

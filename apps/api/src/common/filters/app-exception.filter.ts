@@ -45,8 +45,14 @@ export class AppExceptionFilter implements ExceptionFilter {
   }
 }
 
+/** A client fixes a request from its first problems; a hostile one cannot make the answer grow. */
+export const MAX_ERROR_DETAILS = 100;
+
 export function renderError(error: AppError): { error: Record<string, unknown> } {
-  const body: Record<string, unknown> = { code: error.code, message: error.message };
-  if (error.details && error.details.length > 0) body.details = error.details;
+  const details = error.details ?? [];
+  const capped = details.length > MAX_ERROR_DETAILS;
+  const message = capped ? `${error.message} The first ${MAX_ERROR_DETAILS} of ${details.length} problems are listed.` : error.message;
+  const body: Record<string, unknown> = { code: error.code, message };
+  if (details.length > 0) body.details = capped ? details.slice(0, MAX_ERROR_DETAILS) : details;
   return { error: body };
 }

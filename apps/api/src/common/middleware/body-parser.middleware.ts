@@ -2,6 +2,7 @@ import { Injectable, NestMiddleware } from '@nestjs/common';
 import { json, urlencoded } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
+import { assertInputText } from '../validation/input-text-rules';
 
 export const BODY_LIMIT = '1mb';
 
@@ -29,19 +30,25 @@ function run(parser: Parser, req: Request, res: Response): Promise<void> {
 /**
  * Parses request bodies inside Nest so that parse errors reach the exception filter:
  * malformed JSON and non-object bodies are `invalid_request`, other media types 415,
- * bodies over 1 MiB 413.
+ * bodies over 1 MiB 413. Then the query and the body go through the one text rule
+ * (no NUL, no lone surrogate, bounded depth and size) before any handler sees them.
  */
 @Injectable()
 export class BodyParserMiddleware implements NestMiddleware {
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    await this.parse(req, res);
+    assertInputText(req.query, req.body);
+    next();
+  }
+
+  private async parse(req: Request, res: Response): Promise<void> {
     if (!hasBody(req)) {
       req.body = {};
-      return next();
+      return;
     }
-    const form = FORM_PATHS.test(req.path) && req.is('application/x-www-form-urlencoded');
-    if (form) {
+    if (FORM_PATHS.test(req.path) && req.is('application/x-www-form-urlencoded')) {
       await run(parseForm, req, res);
-      return next();
+      return;
     }
     if (!req.is(['application/json', 'application/*+json'])) {
       throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
@@ -51,6 +58,5 @@ export class BodyParserMiddleware implements NestMiddleware {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new InvalidRequestError('The request body must be a JSON object.');
     }
-    next();
   }
 }

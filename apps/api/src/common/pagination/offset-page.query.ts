@@ -1,21 +1,23 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, queryInteger } from '@app/common';
 
 /** `page` and `per_page` of an offset-paginated list (decisions 5); lists extend it with filters. */
 export class OffsetPageQuery {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(({ value }) => queryInteger(value))
   @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be at least 1' })
+  @Min(1, { message: `must be 1-${PAGE_MAX}` })
+  @Max(PAGE_MAX, { message: `must be 1-${PAGE_MAX}` })
   page?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(({ value }) => queryInteger(value))
   @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be 1-100' })
-  @Max(100, { message: 'must be 1-100' })
+  @Min(1, { message: `must be 1-${PER_PAGE_MAX}` })
+  @Max(PER_PAGE_MAX, { message: `must be 1-${PER_PAGE_MAX}` })
   per_page?: number;
 }
