@@ -5,7 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Settings come from the environment; a .env file, when present, adds to it.
+# The first run writes a git-ignored .env with development mode and a random JWT secret of this
+# machine's own, reused afterwards; nothing secret ships with the code.
+if ! grep -qs '^JWT_SECRET=..*' .env; then
+  grep -qs '^NODE_ENV=' .env || echo 'NODE_ENV=development' >> .env
+  echo "JWT_SECRET=$(node -e "process.stdout.write(require('node:crypto').randomBytes(32).toString('hex'))")" >> .env
+  echo "start: wrote a random JWT_SECRET into .env"
+fi
+
+# Settings come from the environment; .env adds to it.
 if [ -f .env ]; then
   set -a
   # shellcheck disable=SC1091

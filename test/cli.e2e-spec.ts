@@ -62,13 +62,42 @@ describe('admin CLI (decisions 7, 13)', () => {
       expect(response.body.data.username).toBe(`ops_${account.username}`);
     });
 
-    it('promotes an existing account instead of creating another, keeping its password', async () => {
+    it('refuses an email that already has an account, and leaves that account as it was', async () => {
       const existing = await createUser(t.http);
       const result = await cli(['create-admin', '--email', existing.email.toUpperCase(), '--password', 'another-password-1']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('already has an account; pass --promote-existing');
+      expect(await me(existing.email, existing.password)).toMatchObject({ id: existing.id, role: 'user' });
+    });
+
+    it('promotes an existing account only with --promote-existing, keeping its password', async () => {
+      const existing = await createUser(t.http);
+      const result = await cli(['create-admin', '--email', existing.email.toUpperCase(), '--promote-existing']);
       expect(result.code).toBe(0);
       expect(result.stdout.trim()).toBe(existing.id);
       const user = await me(existing.email, existing.password);
       expect(user).toMatchObject({ id: existing.id, role: 'admin' });
+    });
+
+    it('reads the password from standard input with --password-stdin', async () => {
+      const account = newCredentials();
+      const result = await cli(['create-admin', '--email', account.email, '--password-stdin'], {}, `${account.password}\n`);
+      expect(result.code).toBe(0);
+      expect(await me(account.email, account.password)).toMatchObject({ id: result.stdout.trim(), role: 'admin' });
+    });
+
+    it('refuses --password together with --password-stdin', async () => {
+      const account = newCredentials();
+      const result = await cli(['create-admin', '--email', account.email, '--password', account.password, '--password-stdin'], {}, 'x');
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('password: give --password or --password-stdin, not both');
+    });
+
+    it('--promote-existing with an unknown email and no password creates nothing', async () => {
+      const result = await cli(['create-admin', '--email', newCredentials().email, '--promote-existing']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('password: is required');
     });
 
     it('refuses input that registration refuses, naming each field', async () => {
@@ -89,10 +118,13 @@ describe('admin CLI (decisions 7, 13)', () => {
       await t.http.post('/v2/auth/login').send({ email: account.email, password: account.password }).expect(401);
     });
 
-    it('requires --email and --password', async () => {
+    it('requires --email, and a password to create', async () => {
+      const withoutEmail = await cli(['create-admin', '--password', 'a long passphrase']);
+      expect(withoutEmail.code).toBe(1);
+      expect(withoutEmail.stderr).toContain("required option '--email <email>' not specified");
       const result = await cli(['create-admin', '--email', newCredentials().email]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("required option '--password <password>' not specified");
+      expect(result.stderr).toContain('password: is required to create an account');
     });
   });
 

@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
 import { IdempotencyStore } from '../apps/api/src/common/idempotency/idempotency.store';
@@ -159,6 +160,33 @@ describe('Idempotency-Key', () => {
     expect(tooLong.body.error.code).toBe('invalid_request');
     await post('k'.repeat(255), { name: 'idem-long' }).expect(201);
     expect(await countNamed('idem-long')).toBe(1);
+  });
+
+  it('never stores a one-time secret: an API key replay answers the record without `key` and says so', async () => {
+    const key = newKey();
+    const body = { name: 'replayed key', scopes: ['read:resources'] };
+    const first = await t.http.post('/v2/api-keys').set(bearer(user)).set('Idempotency-Key', key).send(body);
+    expect(first.status).toBe(201);
+    const secret = first.body.data.key as string;
+    expect(secret).toMatch(/^sk_test_/);
+    expect(first.headers['idempotent-secret-omitted']).toBeUndefined();
+
+    const replay = await t.http.post('/v2/api-keys').set(bearer(user)).set('Idempotency-Key', key).send(body);
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.headers['idempotent-secret-omitted']).toBe('key');
+    expect(replay.body.data).toEqual({ ...first.body.data, key: undefined });
+    expect(replay.body.data).not.toHaveProperty('key');
+
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const names = await redis.keys(`${process.env.REDIS_PREFIX}:idempotency:${user.id}:*`);
+      const stored = await Promise.all(names.map((name) => redis.get(name)));
+      expect(stored.join('\n')).toContain(first.body.data.id);
+      expect(stored.join('\n')).not.toContain(secret);
+    } finally {
+      await redis.quit();
+    }
   });
 
   it('leaves GET alone', async () => {

@@ -67,6 +67,19 @@ describe('npm run start:api on an empty database', () => {
     await dropDatabase(database);
   }, 30000);
 
+  it('refuses to start without JWT_SECRET when NODE_ENV is not explicitly development', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(database) };
+    delete env.JWT_SECRET;
+    delete env.NODE_ENV;
+    const api = spawn(process.execPath, [BUILT_API], { cwd: PROJECT_ROOT, env });
+    children.push(api);
+    let stderr = '';
+    api.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(api, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/JWT_SECRET .*is required unless NODE_ENV=development is set/);
+  });
+
   it('creates the database, migrates it, reports ready and registers a user', async () => {
     const port = await freePort();
     const env = { ...process.env, DATABASE_URL: databaseUrl(database), PORT: String(port), NODE_ENV: 'production' };

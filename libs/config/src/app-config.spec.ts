@@ -13,14 +13,24 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
 }
 
 describe('loadConfig (decisions 13)', () => {
-  it('takes the defaults in development when nothing is set', () => {
-    const config = loadConfig({});
+  it('refuses to start without JWT_SECRET unless NODE_ENV=development is set explicitly', () => {
+    for (const env of [{}, { NODE_ENV: 'production' }, { NODE_ENV: 'test' }]) {
+      expect(problemsOf(env)).toEqual([expect.stringMatching(/^JWT_SECRET .*is required unless NODE_ENV=development is set/)]);
+    }
+  });
+
+  it('defaults NODE_ENV to production', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).NODE_ENV).toBe('production');
+  });
+
+  it('in explicit development without a secret, signs with a random one made at start, never a built-in one', () => {
+    const config = loadConfig({ NODE_ENV: 'development' });
     expect(config).toBeInstanceOf(AppConfig);
     expect(config.PORT).toBe(3000);
-    expect(config.NODE_ENV).toBe('development');
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.SHUTDOWN_GRACE_MS).toBe(10000);
-    expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(config.jwtSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadConfig({ NODE_ENV: 'development' }).jwtSecret).toBe(config.jwtSecret);
   });
 
   it('reads numbers and values from the environment', () => {
@@ -42,7 +52,7 @@ describe('loadConfig (decisions 13)', () => {
   });
 
   it('treats an empty variable as unset', () => {
-    expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
+    expect(loadConfig({ PORT: '', JWT_SECRET: VALID_SECRET }).PORT).toBe(3000);
   });
 
   it.each([
@@ -69,11 +79,6 @@ describe('loadConfig (decisions 13)', () => {
     expect(problems).toEqual([expect.stringMatching(/^JWT_SECRET .*at least 32 characters/)]);
   });
 
-  it.each(['production', 'test'])('requires JWT_SECRET when NODE_ENV=%s', (nodeEnv) => {
-    const problems = problemsOf({ NODE_ENV: nodeEnv });
-    expect(problems).toEqual([expect.stringMatching(/^JWT_SECRET .*is required outside development/)]);
-  });
-
   it('names every bad variable at once, in a message fit for the console', () => {
     let caught: unknown;
     try {
@@ -88,6 +93,6 @@ describe('loadConfig (decisions 13)', () => {
   });
 
   it('ignores variables it does not know', () => {
-    expect(() => loadConfig({ SOMETHING_ELSE: 'x', PATH: '/usr/bin' })).not.toThrow();
+    expect(() => loadConfig({ SOMETHING_ELSE: 'x', PATH: '/usr/bin', JWT_SECRET: VALID_SECRET })).not.toThrow();
   });
 });

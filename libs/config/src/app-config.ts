@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import type { Plan } from '@app/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
@@ -16,7 +17,15 @@ import {
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 
-const DEVELOPMENT_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+/**
+ * Development without JWT_SECRET signs with a secret made at start: nothing secret is built into
+ * the code, and tokens simply stop working when the process restarts.
+ */
+let processSecret: string | undefined;
+function developmentSecret(): string {
+  processSecret ??= randomBytes(32).toString('hex');
+  return processSecret;
+}
 
 /**
  * The process environment, validated once at start. Both apps and the CLI read their settings
@@ -44,11 +53,12 @@ export class AppConfig {
   @IsIn(['test', 'live'])
   APP_ENV: 'test' | 'live' = 'test';
 
+  /** Unset means production: development's conveniences are asked for, never assumed. */
   @IsIn(['development', 'production', 'test'])
-  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+  NODE_ENV: 'development' | 'production' | 'test' = 'production';
 
   @ValidateIf((config: AppConfig) => config.NODE_ENV !== 'development' || config.JWT_SECRET !== undefined)
-  @IsString({ message: 'is required outside development' })
+  @IsString({ message: 'is required unless NODE_ENV=development is set' })
   @MinLength(32, { message: 'must be at least 32 characters' })
   JWT_SECRET?: string;
 
@@ -91,7 +101,7 @@ export class AppConfig {
   DATABASE_POOL_SIZE = 10;
 
   get jwtSecret(): string {
-    return this.JWT_SECRET ?? DEVELOPMENT_JWT_SECRET;
+    return this.JWT_SECRET ?? developmentSecret();
   }
 
   get planLimits(): Record<Plan, number> {

@@ -13,14 +13,18 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the admin CLI from source against the run's database (environment from the global setup). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/**
+ * Runs the admin CLI from source against the run's database (environment from the global
+ * setup); `input` is written to its standard input, which is otherwise closed at once.
+ */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<CliResult> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [...FROM_SOURCE, 'apps/api/src/cli.ts', ...args],
       { cwd: PROJECT_ROOT, env: { ...process.env, ...env } },
       (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
+    child.stdin?.end(input);
   });
 }

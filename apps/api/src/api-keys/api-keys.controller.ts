@@ -5,6 +5,7 @@ import type { AuthContext, Paginated } from '@app/common';
 import { UserLoginOnly } from '../auth/decorators/user-login-only.decorator';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
+import { OneTimeSecrets } from '../common/idempotency/one-time-secret.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyView, CreatedApiKeyView } from './api-key.view';
@@ -21,9 +22,12 @@ export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}
 
   @Post()
+  @OneTimeSecrets('key')
   @ApiOperation({
     summary: 'Create an API key',
-    description: 'Needs a JWT or session login (an API key or OAuth token gets 403). The secret `key` is returned only here.',
+    description:
+      'Needs a JWT or session login (an API key or OAuth token gets 403). The secret `key` is returned only here: ' +
+      'an `Idempotency-Key` replay answers the record without it, with `Idempotent-Secret-Omitted: key`.',
   })
   @ApiDataResponse(CreatedApiKeyView, 201, 'The new key, with its secret')
   @ApiErrors(400, 401, 403, 429)

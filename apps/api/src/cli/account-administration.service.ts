@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { Plan, PLANS, ResourceNotFoundError, ValidationError } from '@app/common';
+import { ConflictError, Plan, PLANS, ResourceNotFoundError, ValidationError } from '@app/common';
 import { UserRepository } from '@app/database';
 import { RegisterDto } from '../auth/dto/register.dto';
 import { toFieldProblems } from '../common/validation/validation-problems';
@@ -10,8 +10,11 @@ import { UsersService } from '../users/users.service';
 
 export interface AdminAccountInput {
   email: string;
-  password: string;
+  /** Needed to create; an account that is only promoted keeps its own. */
+  password?: string;
   username?: string;
+  /** Make an existing account with this email admin; without it an existing email is refused. */
+  promoteExisting?: boolean;
 }
 
 /** Operator actions on accounts: the first admin and plan changes outside the HTTP API. */
@@ -22,8 +25,18 @@ export class AccountAdministration {
     private readonly usersService: UsersService,
   ) {}
 
-  /** Creates an admin, or promotes the account that already has this email (its password stays). */
+  /**
+   * Creates an admin. An email that already has an account is refused unless the operator asks
+   * to promote it: whoever registered an address first must not become admin by accident.
+   */
   async createAdmin(input: AdminAccountInput): Promise<{ user: UserView; created: boolean }> {
+    const existing = await this.users.findByEmail(input.email.trim().toLowerCase());
+    if (existing && input.promoteExisting) {
+      return { user: await this.usersService.changeAccount(existing.id, { role: 'admin' }), created: false };
+    }
+    if (existing) {
+      throw new ConflictError(`${input.email} already has an account; pass --promote-existing to make that account an admin.`);
+    }
     const account = plainToInstance(RegisterDto, {
       email: input.email,
       password: input.password,
@@ -31,9 +44,6 @@ export class AccountAdministration {
     });
     const problems = toFieldProblems(await validate(account, { forbidUnknownValues: true }));
     if (problems.length > 0) throw new ValidationError(problems, 'The input has invalid fields.');
-
-    const existing = await this.users.findByEmail(account.email);
-    if (existing) return { user: await this.usersService.changeAccount(existing.id, { role: 'admin' }), created: false };
     return { user: await this.usersService.create(account, 'admin'), created: true };
   }
 

@@ -1,17 +1,20 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { from, Observable, of, switchMap } from 'rxjs';
 import { AppError, InvalidRequestError } from '@app/common';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency.store';
+import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
+export const SECRET_OMITTED_HEADER = 'Idempotent-Secret-Omitted';
 const MAX_KEY_LENGTH = 255;
 const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
 /** Headers of an answer that are replayed with its status and body. */
-const REPLAYED_HEADERS = ['content-type', 'etag', 'location'];
+const REPLAYED_HEADERS = ['content-type', 'etag', 'location', SECRET_OMITTED_HEADER.toLowerCase()];
 
 /**
  * Whether an answer is kept for replay. Successes and refusals made while handling the
@@ -31,7 +34,10 @@ export function isReplayable(status: number): boolean {
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
 
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly reflector: Reflector,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
@@ -48,7 +54,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       switchMap((outcome) => {
         switch (outcome.kind) {
           case 'claimed':
-            this.captureAnswer(res, outcome.claim, fingerprint);
+            this.captureAnswer(res, outcome.claim, fingerprint, this.secretFields(context));
             return next.handle();
           case 'completed':
             replay(res, outcome.response);
@@ -69,14 +75,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
     );
   }
 
+  private secretFields(context: ExecutionContext): string[] {
+    return this.reflector.get<string[] | undefined>(ONE_TIME_SECRET_FIELDS, context.getHandler()) ?? [];
+  }
+
   /** Holds the first send of the answer until it is stored (or the key released). */
-  private captureAnswer(res: Response, claim: IdempotencyClaim, fingerprint: string): void {
+  private captureAnswer(res: Response, claim: IdempotencyClaim, fingerprint: string, secretFields: string[]): void {
     const send = res.send.bind(res);
     let captured = false;
     res.send = ((body?: unknown): Response => {
       if (captured) return send(body);
       captured = true;
-      void this.settle(res, claim, fingerprint, body).finally(() => {
+      void this.settle(res, claim, fingerprint, body, secretFields).finally(() => {
         try {
           send(body);
         } catch (error) {
@@ -87,7 +97,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }) as Response['send'];
   }
 
-  private async settle(res: Response, claim: IdempotencyClaim, fingerprint: string, body: unknown): Promise<void> {
+  private async settle(
+    res: Response,
+    claim: IdempotencyClaim,
+    fingerprint: string,
+    body: unknown,
+    secretFields: string[],
+  ): Promise<void> {
     try {
       if (!isReplayable(res.statusCode)) {
         await this.store.release(claim);
@@ -99,7 +115,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
         if (value !== undefined) headers[name] = String(value);
       }
       const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : null;
-      await this.store.complete(claim, fingerprint, { status: res.statusCode, headers, body: text });
+      // A one-time secret is never written to Redis: the replay answers the record without it.
+      const stored = text === null ? { body: null, omitted: [] } : withoutOneTimeSecrets(text, secretFields);
+      if (stored.omitted.length > 0) headers[SECRET_OMITTED_HEADER.toLowerCase()] = stored.omitted.join(', ');
+      await this.store.complete(claim, fingerprint, { status: res.statusCode, headers, body: stored.body });
     } catch (error) {
       this.logger.error({ err: error }, 'Could not store the answer of an idempotent request');
       await this.store.release(claim).catch(() => undefined);
