@@ -4,4 +4,4 @@ import { loadConfig } from './libs/config/src';
 import { dataSourceOptions } from './libs/database/src/data-source-options';
 
 /** The data source the TypeORM CLI uses (`npm run typeorm -- migration:generate ...`). */
-export default new DataSource(dataSourceOptions(loadConfig()));
+export default new DataSource(dataSourceOptions(loadConfig(), true));

@@ -1,25 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { AddressInfo, createServer } from 'node:net';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { PROJECT_ROOT } from '@app/testing';
+import { BUILT_API, freePort, PROJECT_ROOT } from '@app/testing';
 
 /**
  * Operators start the built service with `npm run start:api` / `start:worker` and the
  * environment alone, on a database that may not exist yet (decisions 13: migrations run on start).
  */
-const BUILT_API = join(PROJECT_ROOT, 'dist/apps/api/src/main.js');
 const SERVER_URL = new URL(process.env.DATABASE_URL ?? '');
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
-}
 
 function databaseUrl(name: string): string {
   const url = new URL(SERVER_URL);

@@ -100,6 +100,27 @@ export class AppConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
+  /** A dependency that answers slower than these is reported as 503, not waited on (fail fast). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DATABASE_CONNECT_TIMEOUT_MS = 2000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DATABASE_STATEMENT_TIMEOUT_MS = 2000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DATABASE_LOCK_TIMEOUT_MS = 1000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  REDIS_COMMAND_TIMEOUT_MS = 1000;
+
   get jwtSecret(): string {
     return this.JWT_SECRET ?? developmentSecret();
   }

@@ -45,7 +45,7 @@ export class DatabasePreparer {
   async migrate(): Promise<string[]> {
     const lock = new Client({ connectionString: this.config.DATABASE_URL });
     await lock.connect();
-    const dataSource = new DataSource(dataSourceOptions(this.config));
+    const dataSource = new DataSource(dataSourceOptions(this.config, true));
     try {
       await lock.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
       await dataSource.initialize();

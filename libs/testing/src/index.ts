@@ -3,3 +3,5 @@ export * from './test-app';
 export * from './test-environment';
 export * from './source-process';
 export * from './error-assertions';
+export * from './private-servers';
+export * from './built-api';

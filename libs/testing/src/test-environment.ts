@@ -39,7 +39,7 @@ export async function createTestEnvironment(): Promise<void> {
     RATE_LIMIT_ENABLED: 'false',
   });
 
-  const dataSource = new DataSource(dataSourceOptions(loadConfig()));
+  const dataSource = new DataSource(dataSourceOptions(loadConfig(), true));
   await dataSource.initialize();
   await dataSource.runMigrations();
   await dataSource.destroy();

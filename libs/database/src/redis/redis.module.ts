@@ -1,12 +1,21 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import Redis, { RedisOptions } from 'ioredis';
 import { AppConfig } from '@app/config';
 
 export const REDIS = Symbol('REDIS');
 
-/** ioredis options shared by every connection: keys live under the deployment's prefix. */
-export function redisOptions(config: AppConfig): { keyPrefix: string; maxRetriesPerRequest: number } {
-  return { keyPrefix: `${config.REDIS_PREFIX}:`, maxRetriesPerRequest: 2 };
+/**
+ * ioredis options of the command client: keys live under the deployment's prefix, and a
+ * command that Redis does not answer in time (stopped, frozen, unreachable) fails instead of
+ * waiting, so that a request can answer 503 at once.
+ */
+export function redisOptions(config: AppConfig): RedisOptions {
+  return {
+    keyPrefix: `${config.REDIS_PREFIX}:`,
+    maxRetriesPerRequest: 1,
+    commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: config.REDIS_COMMAND_TIMEOUT_MS * 2,
+  };
 }
 
 @Injectable()

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { AppError, ErrorCode } from '@app/common';
+import { dependencyFailure } from './dependency-failure';
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   [HttpStatus.BAD_REQUEST]: 'invalid_request',
@@ -50,11 +51,13 @@ function fromBodyParser(error: Error & HttpErrorLike & { status: number }): AppE
 
 /**
  * Turns anything thrown into an AppError, or null for an unexpected failure (a 500).
- * Known sources: our own AppErrors, Nest's HttpExceptions (routing, guards, throttler) and
- * body-parser's errors.
+ * Known sources: our own AppErrors, Nest's HttpExceptions (routing, guards, throttler),
+ * body-parser's errors, and PostgreSQL or Redis failing to answer (503).
  */
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
+  const unavailable = dependencyFailure(error);
+  if (unavailable) return unavailable;
   if (isHttpErrorLike(error) && error.expose === true) return fromBodyParser(error);
   if (error instanceof HttpException) {
     const status = error.getStatus();

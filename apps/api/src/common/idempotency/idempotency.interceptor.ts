@@ -105,6 +105,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     secretFields: string[],
   ): Promise<void> {
     try {
+      // A 503 met a stalled dependency: a statement may still be ending, so the claim is left to
+      // expire (CLAIM_TTL_SECONDS, far past the statement timeout) rather than released for a
+      // retry that could run the write a second time.
+      if (res.statusCode === 503) return;
       if (!isReplayable(res.statusCode)) {
         await this.store.release(claim);
         return;

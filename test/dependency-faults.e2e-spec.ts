@@ -1,0 +1,127 @@
+import { newCredentials, PrivatePostgres, PrivateRedis, RunningApi, startBuiltApi } from '@app/testing';
+
+/**
+ * A stopped or frozen dependency makes a request answer 503 service_unavailable with
+ * Retry-After within about two seconds: never a 500, never a hang. Each test starts its own
+ * redis-server or PostgreSQL cluster and stops only that.
+ */
+interface Timed {
+  status: number;
+  body: { error?: { code: string; message: string } };
+  retryAfter: string | null;
+  ms: number;
+}
+
+async function timed(url: string, init: RequestInit = {}): Promise<Timed> {
+  const started = Date.now();
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(15000) });
+  const text = await res.text();
+  return {
+    status: res.status,
+    body: text ? (JSON.parse(text) as Timed['body']) : {},
+    retryAfter: res.headers.get('retry-after'),
+    ms: Date.now() - started,
+  };
+}
+
+function expectUnavailable(answer: Timed): void {
+  expect(answer.status).toBe(503);
+  expect(answer.body.error?.code).toBe('service_unavailable');
+  expect(answer.retryAfter).toMatch(/^\d+$/);
+  // "About two seconds": one command or connect timeout plus the request's own work.
+  expect(answer.ms).toBeLessThan(4000);
+}
+
+async function registerAndLogin(api: RunningApi): Promise<string> {
+  const account = newCredentials();
+  const json = { 'content-type': 'application/json' };
+  const registered = await fetch(`${api.url}/v2/auth/register`, { method: 'POST', headers: json, body: JSON.stringify(account) });
+  expect(registered.status).toBe(201);
+  const login = await fetch(`${api.url}/v2/auth/login`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email: account.email, password: account.password }),
+  });
+  expect(login.status).toBe(200);
+  return ((await login.json()) as { data: { access_token: string } }).data.access_token;
+}
+
+describe('dependency faults: Redis', () => {
+  let redis: PrivateRedis;
+  let api: RunningApi;
+  let token: string;
+
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    api = await startBuiltApi({ REDIS_URL: redis.url });
+    token = await registerAndLogin(api);
+  }, 60000);
+  afterAll(async () => {
+    await api?.stop();
+    await redis?.stop();
+  });
+
+  const me = (): Promise<Timed> => timed(`${api.url}/v2/users/me`, { headers: { authorization: `Bearer ${token}` } });
+
+  it('frozen (SIGSTOP): 503 with Retry-After within about two seconds, then 200 once it answers again', async () => {
+    expect((await me()).status).toBe(200);
+    redis.freeze();
+    try {
+      expectUnavailable(await me());
+      expectUnavailable(await timed(`${api.url}/v2/resources`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'k1' },
+        body: JSON.stringify({ name: 'while frozen' }),
+      }));
+      const ready = await timed(`${api.url}/health/ready`);
+      expect(ready.status).toBe(503);
+    } finally {
+      redis.thaw();
+    }
+    expect((await me()).status).toBe(200);
+  }, 30000);
+
+  it('stopped: 503 with Retry-After, and the service recovers when Redis is back', async () => {
+    await redis.stop();
+    expectUnavailable(await me());
+    expectUnavailable(await timed(`${api.url}/v2/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'someone@example.com', password: 'a long passphrase' }),
+    }));
+    await redis.restart();
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      status = (await me()).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+  }, 30000);
+});
+
+describe('dependency faults: PostgreSQL', () => {
+  let postgres: PrivatePostgres;
+  let api: RunningApi;
+  let token: string;
+
+  beforeAll(async () => {
+    postgres = await PrivatePostgres.start();
+    api = await startBuiltApi({ DATABASE_URL: `${postgres.url}/rms_fault` });
+    token = await registerAndLogin(api);
+  }, 90000);
+  afterAll(async () => {
+    await api?.stop();
+    postgres?.destroy();
+  });
+
+  it('stopped: reads and writes answer 503 with Retry-After within about two seconds', async () => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    expect((await timed(`${api.url}/v2/resources`, { method: 'POST', headers, body: JSON.stringify({ name: 'before' }) })).status).toBe(201);
+    postgres.stop();
+    expectUnavailable(await timed(`${api.url}/v2/users/me`, { headers }));
+    expectUnavailable(await timed(`${api.url}/v2/resources`, { method: 'POST', headers, body: JSON.stringify({ name: 'during' }) }));
+    expectUnavailable(await timed(`${api.url}/v2/resources`, { headers }));
+    const ready = await timed(`${api.url}/health/ready`);
+    expect(ready.status).toBe(503);
+  }, 30000);
+});
