@@ -26,6 +26,7 @@ module.exports = {
       moduleNameMapper,
       transform,
       setupFiles: ['reflect-metadata'],
+      setupFilesAfterEnv: ['<rootDir>/test/openapi-response-check.setup.ts'],
     },
   ],
 };

@@ -111,4 +111,41 @@ describe('OpenAPI (decisions 1)', () => {
     const again = await t.http.get('/openapi.json');
     expect(again.body).toEqual(document);
   });
+
+  describe('tells the truth about what the service does', () => {
+    type Schema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
+    const schema = (name: string): Schema => (document as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas[name];
+
+    it('documents 204 on every delete and logout', () => {
+      for (const [path, method] of [['/resources/{id}', 'delete'], ['/api-keys/{id}', 'delete'], ['/auth/logout', 'post'], ['/session/logout', 'post']]) {
+        expect(Object.keys((document.paths[path][method] as unknown as { responses: object }).responses)).toContain('204');
+      }
+    });
+
+    it('offers the three credentials as alternatives where each works', () => {
+      expect(document.paths['/resources'].get.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }]);
+      expect(document.paths['/api-keys'].post.security).toEqual([{ cookie: [] }, { bearer: [] }]);
+    });
+
+    it('documents 400 (two credentials), 401, 429 and 503 on every operation', () => {
+      for (const item of Object.values(document.paths)) {
+        for (const [method, operation] of Object.entries(item)) {
+          if (method === 'servers') continue;
+          expect(Object.keys((operation as unknown as { responses: object }).responses)).toEqual(expect.arrayContaining(['400', '401', '429', '503']));
+        }
+      }
+    });
+
+    it('types profile fields as strings, emails as email, ids with their pattern, and closes request bodies', () => {
+      expect(schema('ProfileChangesDto').properties?.first_name).toMatchObject({ type: 'string', nullable: true, maxLength: 100 });
+      expect(schema('ProfileChangesDto').properties?.avatar_url).toMatchObject({ type: 'string', format: 'uri' });
+      expect(schema('RegisterDto').properties?.email).toMatchObject({ format: 'email', maxLength: 255 });
+      expect(schema('UserView').properties?.id).toMatchObject({ pattern: '^usr_[0123456789ABCDEFGHJKMNPQRSTVWXYZ]{26}$' });
+      expect(schema('CreateResourceDto')).toMatchObject({ additionalProperties: false });
+    });
+
+    it('documents a fields projection with only id required', () => {
+      expect(schema('ResourceProjectionView').required).toEqual(['id']);
+    });
+  });
 });

@@ -39,6 +39,10 @@ export function configureApiApp(app: NestExpressApplication): void {
   const config = app.get(AppConfig);
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Conditional requests are the service's to evaluate (RFC 9110, whatever Cache-Control says):
+  // Express must not turn an answer into a 304 on its own.
+  const express = app.getHttpAdapter().getInstance() as { request: object };
+  Object.defineProperty(express.request, 'fresh', { get: () => false });
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it.
   app.use(requestIdMiddleware);

@@ -20,6 +20,11 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const OPAQUE_LENGTH = 26;
 const OPAQUE_PATTERN = new RegExp(`^[${CROCKFORD}]{${OPAQUE_LENGTH}}$`);
 
+/** The shape of an id of one kind, as a regular expression source (for the OpenAPI document). */
+export function idPattern(prefix: IdPrefix): string {
+  return `^${prefix}_[${CROCKFORD}]{${OPAQUE_LENGTH}}$`;
+}
+
 /** Random bytes drawn from a pooled buffer: one call into the CSPRNG per 409 ids, not per id. */
 const RANDOM_POOL_SIZE = 4096;
 let randomPool = Buffer.alloc(0);

@@ -1,9 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ALL_SCOPES, Scope } from '@app/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ALL_SCOPES, idPattern, Scope } from '@app/common';
 import type { ApiKeyEntity } from '@app/database';
 
 export class ApiKeyView {
-  @ApiProperty({ example: 'key_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  @ApiProperty({ example: 'key_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: idPattern('key') })
   id: string;
 
   @ApiProperty({ example: 'CI deploys' })
@@ -23,11 +23,13 @@ export class ApiKeyView {
 }
 
 export class CreatedApiKeyView extends ApiKeyView {
-  @ApiProperty({
-    description: 'The secret, shown only in this response: send it as `X-API-Key`.',
+  @ApiPropertyOptional({
+    description:
+      'The secret, shown only in this response: send it as `X-API-Key`. Left out of an `Idempotency-Key` replay ' +
+      '(which says `Idempotent-Secret-Omitted: key`): secrets are never stored for replays.',
     example: 'sk_test_5fQm0c2ZrT9aB1xYw8VnK3pLd7HsE4gJ6uRtY0oPqWe',
   })
-  key: string;
+  key?: string;
 }
 
 /** The public form of a key: never its secret or hash. */

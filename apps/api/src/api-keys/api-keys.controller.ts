@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext, Paginated } from '@app/common';
 import { UserLoginOnly } from '../auth/decorators/user-login-only.decorator';
@@ -45,6 +45,7 @@ export class ApiKeysController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key stops working at once.' })
   @ApiErrors(401, 403, 404, 429)
   revoke(@Auth() auth: AuthContext, @Param('id') id: string): Promise<void> {

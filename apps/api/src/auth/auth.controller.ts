@@ -67,6 +67,7 @@ export class AuthController {
   @Post('logout')
   @ScopeArea(null)
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiBearerAuth()
   @ApiOperation({
     summary: 'Revoke the access token and its refresh tokens',

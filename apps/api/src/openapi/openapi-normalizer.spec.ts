@@ -102,8 +102,39 @@ describe('normalizeOpenApiDocument', () => {
     );
     expect(result.paths['/a'].get?.operationId).toBe('Same_list');
     expect(result.paths['/b'].get?.operationId).toBe('Same_list_2');
-    expect(result.paths['/b'].get?.responses).toEqual({ default: { description: 'Response' } });
+    expect(result.paths['/b'].get?.responses).toMatchObject({ default: { description: 'Response' } });
     expect(result.paths['/b'].post?.operationId).toBe('b');
+  });
+
+  it('documents the errors any operation can answer, and 413/415 where a body is taken', () => {
+    const result = normalizeOpenApiDocument(
+      documentWith({ '/v2/a': { get: { responses: ok }, post: { responses: { ...ok, '400': { description: 'mine' } } } } }),
+      '/v2',
+    );
+    expect(Object.keys(result.paths['/a'].get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '429', '500', '503']);
+    expect(Object.keys(result.paths['/a'].post?.responses ?? {}).sort()).toEqual(['200', '400', '401', '413', '415', '429', '500', '503']);
+    expect(result.paths['/a'].post?.responses['400']).toEqual({ description: 'mine' });
+  });
+
+  it('lists every credential on operations that name only the default bearer, and closes request bodies', () => {
+    const result = normalizeOpenApiDocument(
+      documentWith(
+        { '/v2/a': { get: { security: [{ bearer: [] }], responses: ok }, post: { security: [{ cookie: [] }, { bearer: [] }], responses: ok } } },
+        {
+          schemas: { CreateThingDto: { type: 'object', properties: {} }, ThingView: { type: 'object', properties: {} } },
+          securitySchemes: {
+            bearer: { type: 'http', scheme: 'bearer' },
+            api_key: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+            cookie: { type: 'apiKey', in: 'cookie', name: 'rms_session' },
+          },
+        },
+      ),
+      '/v2',
+    );
+    expect(result.paths['/a'].get?.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }]);
+    expect(result.paths['/a'].post?.security).toEqual([{ cookie: [] }, { bearer: [] }]);
+    expect(result.components?.schemas?.CreateThingDto).toMatchObject({ additionalProperties: false });
+    expect(result.components?.schemas?.ThingView).not.toHaveProperty('additionalProperties');
   });
 
   it('removes empty required lists from schemas', () => {

@@ -8,6 +8,26 @@ const DOCUMENTABLE_PATH = /^(\/|(\/([^{}/]+|\{[A-Za-z0-9_.-]+\})+)+)$/;
 const PATH_PARAMETER = /\{([A-Za-z0-9_.-]+)\}/g;
 
 type Parameter = ParameterObject | ReferenceObject;
+
+const ERROR_ENVELOPE = { $ref: '#/components/schemas/ErrorEnvelopeView' };
+/**
+ * Answers any operation can give, whatever its controller declares: a malformed request or two
+ * credentials (400), a removed authentication method (401, public routes included), the rate
+ * limit (429), a failure (500) and a dependency that is down (503). Operations with a body may
+ * also answer 413 and 415.
+ */
+const CROSS_CUTTING_ERRORS: Record<string, string> = {
+  '400': '`invalid_request` (malformed request, two credentials) or `validation_error`',
+  '401': '`authentication_required`: missing, expired or removed credential',
+  '429': '`rate_limit_exceeded`: see Retry-After',
+  '500': '`internal_server_error`: quote the X-Request-ID',
+  '503': '`service_unavailable`: a dependency did not answer, see Retry-After',
+};
+const BODY_ERRORS: Record<string, string> = {
+  '413': '`payload_too_large`: body over 1 MiB',
+  '415': '`unsupported_media_type`: send application/json',
+};
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
 type PublicMarked = OperationObject & { [PUBLIC_OPERATION]?: boolean };
 
 /**
@@ -30,10 +50,12 @@ export function normalizeOpenApiDocument(document: OpenAPIObject, prefix: string
       const operation = item[method];
       if (!operation || target[method]) continue;
       target[method] = normalizeOperation(operation, key, operationIds, schemes);
+      addCrossCuttingErrors(target[method], BODY_METHODS.has(method));
     }
     paths[key] = target;
   }
   removeEmptyRequired(document.components);
+  closeRequestBodies(document.components?.schemas ?? {});
   return { ...document, paths };
 }
 
@@ -50,12 +72,16 @@ function normalizeOperation(
     if (known.length > 0) normalized.security = known;
     else delete normalized.security;
   }
+  if (isDefaultBearerOnly(normalized.security)) {
+    // JWT, API key and session each authenticate every route that takes a credential; routes
+    // that refuse one (API keys on /api-keys) name their schemes themselves.
+    normalized.security = ['bearer', 'api_key', 'cookie'].filter((name) => schemes.has(name)).map((name) => ({ [name]: [] }));
+  }
   if (normalized[PUBLIC_OPERATION]) normalized.security = [];
   delete normalized[PUBLIC_OPERATION];
   normalized.parameters = normalizeParameters(operation.parameters ?? [], path);
-  if (!normalized.responses || Object.keys(normalized.responses).length === 0) {
-    normalized.responses = { default: { description: 'Response' } };
-  }
+  normalized.responses = { ...operation.responses };
+  if (Object.keys(normalized.responses).length === 0) normalized.responses = { default: { description: 'Response' } };
   normalized.operationId = uniqueOperationId(operation.operationId ?? operationIdOf(path), operationIds);
   return normalized;
 }
@@ -82,6 +108,26 @@ function normalizeParameters(parameters: Parameter[], path: string): Parameter[]
     }
   }
   return result;
+}
+
+function isDefaultBearerOnly(security: OperationObject['security']): boolean {
+  return security?.length === 1 && Object.keys(security[0]).length === 1 && 'bearer' in security[0];
+}
+
+/** Request bodies refuse unknown fields (a `validation_error`), so their schemas say so. */
+function closeRequestBodies(schemas: Record<string, unknown>): void {
+  for (const [name, schema] of Object.entries(schemas)) {
+    const object = schema as { type?: unknown; additionalProperties?: unknown };
+    if (name.endsWith('Dto') && object.type === 'object') object.additionalProperties ??= false;
+  }
+}
+
+function addCrossCuttingErrors(operation: OperationObject | undefined, hasBody: boolean): void {
+  if (!operation) return;
+  const errors = hasBody ? { ...CROSS_CUTTING_ERRORS, ...BODY_ERRORS } : CROSS_CUTTING_ERRORS;
+  for (const [status, description] of Object.entries(errors)) {
+    operation.responses[status] ??= { description, content: { 'application/json': { schema: ERROR_ENVELOPE } } };
+  }
 }
 
 function operationIdOf(path: string): string {

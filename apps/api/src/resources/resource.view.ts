@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, IntersectionType, OmitType, PartialType, PickType } from '@nestjs/swagger';
+import { idPattern } from '@app/common';
 import {
   RESOURCE_FIELDS,
   RESOURCE_STATUSES,
@@ -19,7 +20,7 @@ export const METADATA_VALUE_SCHEMA = {
 
 /** The list form of a resource. */
 export class ResourceListItemView {
-  @ApiProperty({ example: 'res_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  @ApiProperty({ example: 'res_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: idPattern('res') })
   id: string;
 
   @ApiProperty({ example: 'Primary database', maxLength: 100 })
@@ -54,7 +55,7 @@ export class ResourceView extends ResourceListItemView {
   @ApiProperty({ type: [String], maxItems: 20, example: ['production', 'billing'] })
   tags: string[];
 
-  @ApiProperty({ example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  @ApiProperty({ example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: idPattern('usr') })
   owner_id: string;
 
   @ApiProperty({ type: String, nullable: true, example: null, description: 'The owning organization (`org_`), or null.' })
@@ -66,6 +67,12 @@ export class ResourceView extends ResourceListItemView {
 
 /** A record made of `id` and the fields asked for with `fields`. */
 export type ResourceFieldsView = Partial<ResourceView> & Pick<ResourceView, 'id'>;
+
+/** The OpenAPI form of a `fields` projection: `id` always, every other field when asked for. */
+export class ResourceProjectionView extends IntersectionType(
+  PickType(ResourceView, ['id'] as const),
+  PartialType(OmitType(ResourceView, ['id'] as const)),
+) {}
 
 export function toResourceView(record: ResourceRecord): ResourceView {
   return {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthContext, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
@@ -23,7 +23,7 @@ import {
   FIELDS_QUERY,
 } from './resources.openapi';
 import { ResourceListEntry, ResourcesService, VersionedView } from './resources.service';
-import { ResourceFieldsView, ResourceListItemView, ResourceView } from './resource.view';
+import { ResourceFieldsView, ResourceProjectionView, ResourceView } from './resource.view';
 
 @ApiTags('Resources')
 @ApiBearerAuth()
@@ -40,7 +40,7 @@ export class ResourcesController {
       'Mixing the two is `invalid_request`. Cursors are signed, opaque and bound to the filters and sort they came from.',
   })
   @ApiListQueries()
-  @ApiListResponse(ResourceListItemView)
+  @ApiListResponse(ResourceProjectionView, 'A page of resources in the list form, or `id` and the requested `fields`')
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: Record<string, unknown>): Promise<Paginated<ResourceListEntry>> {
     return this.resources.list(auth, parseResourceListQuery(query));
@@ -93,7 +93,7 @@ export class ResourcesController {
   @ApiResourceId()
   @ApiQuery(FIELDS_QUERY)
   @ApiIfNoneMatch()
-  @ApiResourceResponse(200, 'The resource (or the requested fields and id)')
+  @ApiResourceResponse(200, 'The resource (or the requested fields and id)', ResourceProjectionView)
   @ApiErrors(400, 401, 403, 404, 429)
   async get(
     @Auth() auth: AuthContext,
@@ -154,6 +154,7 @@ export class ResourcesController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({
     summary: 'Delete a resource',
     description:

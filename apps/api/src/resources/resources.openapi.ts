@@ -1,4 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiParam, ApiQuery, ApiQueryOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { RESOURCE_FIELDS, RESOURCE_SORT_FIELDS } from '@app/database';
 import { ResourceView } from './resource.view';
@@ -12,15 +12,15 @@ const ETAG_HEADER = {
   },
 };
 
-/** A `{ data: resource }` body with its ETag header. */
-export function ApiResourceResponse(status: number, description: string): MethodDecorator {
+/** A `{ data: resource }` body with its ETag header; reads that take `fields` answer a projection. */
+export function ApiResourceResponse(status: number, description: string, model: Type<unknown> = ResourceView): MethodDecorator {
   return applyDecorators(
-    ApiExtraModels(ResourceView),
+    ApiExtraModels(model),
     ApiResponse({
       status,
       description,
       headers: ETAG_HEADER,
-      schema: { type: 'object', required: ['data'], properties: { data: { $ref: getSchemaPath(ResourceView) } } },
+      schema: { type: 'object', required: ['data'], properties: { data: { $ref: getSchemaPath(model) } } },
     }),
   );
 }

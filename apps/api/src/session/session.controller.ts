@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiHeader, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -38,6 +38,7 @@ export class SessionController {
   @Post('logout')
   @ScopeArea(null)
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiCookieAuth()
   @ApiHeader({ name: 'X-CSRF-Token', required: true, description: 'The csrf_token of the login.' })
   @ApiOperation({ summary: 'End the session', description: 'The session is deleted on the server and its cookie cleared.' })

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { idPattern } from '@app/common';
 import type { UserEntity } from '@app/database';
 
 export class UserProfileView {
@@ -13,10 +14,10 @@ export class UserProfileView {
 }
 
 export class UserView {
-  @ApiProperty({ example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  @ApiProperty({ example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: idPattern('usr') })
   id: string;
 
-  @ApiProperty({ example: 'ada@example.com' })
+  @ApiProperty({ format: 'email', example: 'ada@example.com' })
   email: string;
 
   @ApiProperty({ example: 'ada_l' })

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsString, Length, MaxLength } from 'class-validator';
 
 export class LoginDto {
-  @ApiProperty({ example: 'ada@example.com', maxLength: 255, description: 'Compared case-insensitively.' })
+  @ApiProperty({ format: 'email', example: 'ada@example.com', maxLength: 255, description: 'Compared case-insensitively.' })
   @IsString({ message: 'must be a string' })
   @MaxLength(255, { message: 'must be at most 255 characters' })
   // The length limit is MaxLength's 255 (decisions 7), not the validator's built-in 254.

@@ -3,7 +3,7 @@ import { IsEmail, IsString, Length, Matches, MaxLength } from 'class-validator';
 
 /** `role` and `plan` are not fields here: a new account is always a `user` on `free`. */
 export class RegisterDto {
-  @ApiProperty({ example: 'ada@example.com', maxLength: 255, description: 'Unique, compared case-insensitively.' })
+  @ApiProperty({ format: 'email', example: 'ada@example.com', maxLength: 255, description: 'Unique, compared case-insensitively.' })
   @IsString({ message: 'must be a string' })
   @MaxLength(255, { message: 'must be at most 255 characters' })
   // The length limit is MaxLength's 255 (decisions 7), not the validator's built-in 254.

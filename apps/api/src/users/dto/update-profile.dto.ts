@@ -4,19 +4,19 @@ import { IsDefined, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, Va
 
 /** Each field is optional; `null` clears it. An empty string is refused: send `null` instead. */
 export class ProfileChangesDto {
-  @ApiPropertyOptional({ example: 'Ada', maxLength: 100, nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Ada', minLength: 1, maxLength: 100, nullable: true })
   @IsOptional()
   @IsString()
   @Length(1, 100, { message: 'must be 1-100 characters (send null to clear it)' })
   first_name?: string | null;
 
-  @ApiPropertyOptional({ example: 'Lovelace', maxLength: 100, nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Lovelace', minLength: 1, maxLength: 100, nullable: true })
   @IsOptional()
   @IsString()
   @Length(1, 100, { message: 'must be 1-100 characters (send null to clear it)' })
   last_name?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://example.com/ada.png', maxLength: 2048, nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'uri', pattern: '^https://', example: 'https://example.com/ada.png', maxLength: 2048, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(2048, { message: 'must be at most 2048 characters' })
