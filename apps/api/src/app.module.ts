@@ -1,14 +1,10 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
-import { AppExceptionFilter } from './common/filters/app-exception.filter';
 import { ErrorRenderingModule } from './common/filters/error-rendering.module';
-import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { BodyParserMiddleware } from './common/middleware/body-parser.middleware';
-import { createValidationPipe } from './common/validation/app-validation.pipe';
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -17,14 +13,11 @@ import { ResourcesModule } from './resources/resources.module';
 import { SessionModule } from './session/session.module';
 import { AdminUsersModule } from './users/admin-users.module';
 import { UsersModule } from './users/users.module';
+import { REQUEST_PIPELINE } from './request-pipeline';
 
 @Module({
   imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule],
-  providers: [
-    { provide: APP_FILTER, useExisting: AppExceptionFilter },
-    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-    { provide: APP_PIPE, useFactory: createValidationPipe },
-  ],
+  providers: REQUEST_PIPELINE,
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

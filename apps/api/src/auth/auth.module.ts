@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '@app/config';
@@ -50,12 +50,10 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     SessionStrategy,
     SessionAuthGuard,
     ScopeDeclarationCheck,
-    // Order matters: who is calling first, then what that credential may do.
+    // Registered as global guards, in their order, by the request pipeline.
     AuthenticationGuard,
     ScopeGuard,
-    { provide: APP_GUARD, useExisting: AuthenticationGuard },
-    { provide: APP_GUARD, useExisting: ScopeGuard },
   ],
-  exports: [AuthService, TokenService, TokenRevocationService, AccountDirectory],
+  exports: [AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthenticationGuard, ScopeGuard],
 })
 export class AuthModule {}

@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { FixedWindowStorage } from './fixed-window.storage';
 import { LoginAttemptLimiter } from './login-attempt.limiter';
@@ -10,8 +9,7 @@ import { RateLimitedErrorFilter } from './rate-limited-error.filter';
 /**
  * Request limits per plan and the failed-login limit, counted in Redis so that every replica
  * enforces one limit. Global, so login code injects LoginAttemptLimiter without importing this
- * module: its guard must come after AuthenticationGuard, which holds while only AppModule imports
- * it, after AuthModule.
+ * module. Its guard and filter are registered, in their place, by the request pipeline.
  */
 @Global()
 @Module({
@@ -22,9 +20,8 @@ import { RateLimitedErrorFilter } from './rate-limited-error.filter';
     { provide: getOptionsToken(), useValue: RATE_LIMIT_THROTTLERS },
     { provide: getStorageToken(), useExisting: FixedWindowStorage },
     RateLimitGuard,
-    { provide: APP_GUARD, useExisting: RateLimitGuard },
-    { provide: APP_FILTER, useClass: RateLimitedErrorFilter },
+    RateLimitedErrorFilter,
   ],
-  exports: [LoginAttemptLimiter],
+  exports: [LoginAttemptLimiter, RateLimitGuard, RateLimitedErrorFilter],
 })
 export class RateLimitModule {}

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyStore } from './idempotency.store';
 
-/** Registers the Idempotency-Key interceptor for every route. */
+/** The Idempotency-Key interceptor and its store; the request pipeline applies it to every route. */
 @Module({
-  providers: [IdempotencyStore, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
-  exports: [IdempotencyStore],
+  providers: [IdempotencyStore, IdempotencyInterceptor],
+  exports: [IdempotencyStore, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

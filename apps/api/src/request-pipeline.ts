@@ -1,0 +1,37 @@
+import { Provider } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { AuthenticationGuard } from './auth/guards/authentication.guard';
+import { ScopeGuard } from './auth/guards/scope.guard';
+import { AppExceptionFilter } from './common/filters/app-exception.filter';
+import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
+import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
+import { createValidationPipe } from './common/validation/app-validation.pipe';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
+
+/**
+ * The whole path of a request, in order, registered here and nowhere else.
+ *
+ * Before Nest (Express middleware, `configureApiApp`): request id, request log line, metrics,
+ * `/v1` 410. Then Nest middleware (`AppModule.configure`): body parser and the one text rule.
+ *
+ * Nest runs global guards and interceptors in the order they are listed, and asks global
+ * filters in the reverse order, so this list is the documentation of the order.
+ */
+export const REQUEST_PIPELINE: Provider[] = [
+  // Filters: the rate-limit filter is asked first (it may turn a 401/403/404 into the 429),
+  // then the one filter that renders every error in the envelope.
+  { provide: APP_FILTER, useExisting: AppExceptionFilter },
+  { provide: APP_FILTER, useExisting: RateLimitedErrorFilter },
+  // Guards: who is calling, then what that credential may do, then whether the account (or
+  // the client IP) still has requests left in its window.
+  { provide: APP_GUARD, useExisting: AuthenticationGuard },
+  { provide: APP_GUARD, useExisting: ScopeGuard },
+  { provide: APP_GUARD, useExisting: RateLimitGuard },
+  // Pipe: bodies and queries into their DTOs, every bad field listed.
+  { provide: APP_PIPE, useFactory: createValidationPipe },
+  // Interceptors: the envelope around the handler's result; Idempotency-Key replay inside it
+  // (it stores the answer where Express sends it, after the envelope and the filters).
+  { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+  { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
+];
