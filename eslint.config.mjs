@@ -29,4 +29,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  {
+    // Libraries are shared by both apps, the CLI and the tests: they never import an app.
+    files: ['libs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/**'], message: 'A library never imports an app.' }] }],
+    },
+  },
 );

@@ -21,6 +21,10 @@ if [ -f .env ]; then
   set +a
 fi
 
+# The two processes write through pipes to the prefixing runner, so they cannot see the
+# terminal themselves: ask for readable lines when this script's own output is one.
+if [ -t 1 ] && [ -z "${LOG_FORMAT:-}" ]; then export LOG_FORMAT=pretty; fi
+
 bash scripts/services.sh
 npm run build
 node dist/apps/api/src/cli.js db:prepare

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
 
 /** PATCH /v2/users/{id}: platform admins change a user's role and plan (decisions 7). */
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 
 /** API keys: POST/GET/DELETE /v2/api-keys and the X-API-Key credential (decisions 9). */
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decode, sign } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, newCredentials, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, newCredentials, TestApp, TestUser } from './support';
 
 /** Accounts: register, login, refresh, logout and the access-token checks (decisions 3, 7, 9, 11). */
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createTestApp, createUser, newCredentials, runCli, TestApp } from '@app/testing';
+import { createTestApp, createUser, newCredentials, runCli, TestApp } from './support';
 
 const cli = runCli;
 

@@ -1,4 +1,4 @@
-import { newCredentials, PrivatePostgres, PrivateRedis, RunningApi, startBuiltApi } from '@app/testing';
+import { newCredentials, PrivatePostgres, PrivateRedis, RunningApi, startBuiltApi } from './support';
 
 /**
  * A stopped or frozen dependency makes a request answer 503 service_unavailable with

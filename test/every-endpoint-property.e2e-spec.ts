@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 
 /**
  * Every operation of the served OpenAPI document, fed random bodies, query strings and headers

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { IdempotencyStore } from '../apps/api/src/common/idempotency/idempotency.store';
 import { requestFingerprint } from '../apps/api/src/common/idempotency/request-fingerprint';
 import { bearer } from './resources.fixtures';

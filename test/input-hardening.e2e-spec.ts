@@ -1,4 +1,4 @@
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 import { bearer } from './resources.fixtures';
 
 /**

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { CliResult, createTestApp, createUser, expectError, runCli, TestApp, TestUser } from '@app/testing';
+import { CliResult, createTestApp, createUser, expectError, runCli, TestApp, TestUser } from './support';
 
 /** Legacy tokens: the import-legacy-tokens command and POST /v2/auth/migrate (decisions 9). */
 

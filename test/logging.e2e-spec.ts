@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { createTestApp, createUser, TestApp } from '@app/testing';
+import { createTestApp, createUser, TestApp } from './support';
 import { HealthService } from '../apps/api/src/health/health.service';
 
 interface LogLine {

@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { createTestApp, TestApp } from '@app/testing';
+import { createTestApp, TestApp } from './support';
 
 interface Operation {
   operationId: string;

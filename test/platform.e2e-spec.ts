@@ -5,7 +5,7 @@ import { AddressInfo, connect, Socket } from 'node:net';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '@app/database';
-import { createTestApp, FROM_SOURCE, PROJECT_ROOT, TestApp } from '@app/testing';
+import { createTestApp, FROM_SOURCE, PROJECT_ROOT, TestApp } from './support';
 
 const GENERATED_REQUEST_ID = /^req_[0-9A-HJKMNP-TV-Z]{26}$/;
 

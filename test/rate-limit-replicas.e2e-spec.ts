@@ -4,7 +4,7 @@ import { AddressInfo, createServer } from 'node:net';
 import { randomInt } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { createUser, FROM_SOURCE, PROJECT_ROOT } from '@app/testing';
+import { createUser, FROM_SOURCE, PROJECT_ROOT } from './support';
 
 const STARTUP_TIMEOUT_MS = 120_000;
 

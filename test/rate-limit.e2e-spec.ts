@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { AccountDirectory } from '../apps/api/src/auth/account-directory.service';
 
 /**

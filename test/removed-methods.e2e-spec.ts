@@ -1,4 +1,4 @@
-import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
 
 /**
  * Removed authentication methods each get 401 authentication_required naming the supported

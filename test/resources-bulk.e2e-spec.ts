@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer, eventsOf, fieldsOf, seedResources } from './resources.fixtures';
 
 /** POST and PATCH /resources/bulk: decisions 6 (atomic, 1-100 items, details per item). */

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer, eventsOf, fieldsOf, ResourceJson } from './resources.fixtures';
 
 /** Single-resource endpoints: decisions 4 (fields, limits, ownership) and 11 (events). */

@@ -1,4 +1,4 @@
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer, fieldsOf, seedResources } from './resources.fixtures';
 
 interface ListItem {

@@ -1,4 +1,4 @@
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer, eventsOf } from './resources.fixtures';
 
 /** ETag, If-Match and If-None-Match on single resources: decisions 12. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer } from './resources.fixtures';
 
 /** Whatever arrives, the answer is a 2xx or 4xx in the envelope, never a 500 (decisions 3). */

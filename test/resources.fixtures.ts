@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import type { TestApp, TestUser } from '@app/testing';
+import type { TestApp, TestUser } from './support';
 
 /** Shared pieces of the resource suites. */
 

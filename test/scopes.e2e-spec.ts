@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
 
 /**
  * Scopes on the endpoints of the users and resources areas (decisions 9): GET needs

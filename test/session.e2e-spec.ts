@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
 
 /** Session login: POST /v2/session/login and /logout, the cookie and CSRF (decisions 9). */
 

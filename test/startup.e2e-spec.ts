@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { Client } from 'pg';
-import { BUILT_API, freePort, PROJECT_ROOT } from '@app/testing';
+import { BUILT_API, freePort, PROJECT_ROOT } from './support';
 
 /**
  * Operators start the built service with `npm run start:api` / `start:worker` and the

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, expectError, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
 
 /**
  * GET /v2/users (decisions 5, 7): admins see everyone, other callers themselves (and, once

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from '@app/testing';
+import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from './support';
 
 /** The calling user: GET and PATCH /v2/users/me and the `user.updated` event (decisions 7, 11). */
 

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import Redis from 'ioredis';
 import { ConfigModule } from '@app/config';
 import { QueueModule, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
-import { FROM_SOURCE, PROJECT_ROOT } from '@app/testing';
+import { FROM_SOURCE, PROJECT_ROOT } from './support';
 
 const PREFIX = process.env.REDIS_PREFIX ?? '';
 

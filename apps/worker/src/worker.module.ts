@@ -1,7 +1,7 @@
 import { Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { logLineOptions } from '@app/common';
+import { logDestination, logLineOptions } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
@@ -17,7 +17,9 @@ const PROCESSORS: Provider[] = [];
     ConfigModule,
     LoggerModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ pinoHttp: logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV) }),
+      useFactory: (config: AppConfig) => ({
+        pinoHttp: [logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV), logDestination(config.logFormat, false)],
+      }),
     }),
     DatabaseModule,
     QueueModule,

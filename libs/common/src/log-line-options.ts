@@ -1,4 +1,5 @@
-import pino, { LoggerOptions } from 'pino';
+import pino, { DestinationStream, LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 
 /** The JSON line shape every process logs in, told apart by `service`. */
 export function logLineOptions(service: 'api' | 'worker', level: string, env: string): LoggerOptions {
@@ -8,4 +9,17 @@ export function logLineOptions(service: 'api' | 'worker', level: string, env: st
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   };
+}
+
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * Where log lines go: JSON lines to stdout or, for a person at a terminal, pino-pretty's
+ * coloured lines. The API buffers its JSON lines (a synchronous write per line costs more than
+ * the request it describes; the buffer is flushed when the process stops); the worker, whose
+ * lines are few, writes each at once.
+ */
+export function logDestination(format: LogFormat, buffered: boolean): DestinationStream {
+  if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,env' });
+  return pino.destination(buffered ? { dest: 1, sync: false, minLength: 4096 } : { dest: 1, sync: true });
 }

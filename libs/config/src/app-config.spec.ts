@@ -19,6 +19,12 @@ describe('loadConfig (decisions 13)', () => {
     }
   });
 
+  it('takes LOG_FORMAT json or pretty, and refuses anything else', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(problemsOf({ JWT_SECRET: VALID_SECRET, LOG_FORMAT: 'xml' })).toEqual([expect.stringMatching(/^LOG_FORMAT /)]);
+  });
+
   it('defaults NODE_ENV to production', () => {
     expect(loadConfig({ JWT_SECRET: VALID_SECRET }).NODE_ENV).toBe('production');
   });

@@ -65,6 +65,11 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
+  /** `json` lines or `pretty` coloured lines; unset: pretty when stdout is a terminal. */
+  @ValidateIf((config: AppConfig) => config.LOG_FORMAT !== undefined)
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** Public base of the service, used in absolute links (OAuth metadata, redirects). */
   @IsString()
   @Matches(/^https?:\/\/[^/]+$/, { message: 'must be an http(s) origin without a path' })
@@ -121,6 +126,10 @@ export class AppConfig {
   @Min(100)
   REDIS_COMMAND_TIMEOUT_MS = 1000;
 
+  get logFormat(): 'json' | 'pretty' {
+    return this.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  }
+
   get jwtSecret(): string {
     return this.JWT_SECRET ?? developmentSecret();
   }
@@ -147,7 +156,7 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const known = Object.keys(new AppConfig()).concat('JWT_SECRET');
+  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT');
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),
   );

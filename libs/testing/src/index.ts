@@ -1,5 +1,3 @@
-export * from './factories';
-export * from './test-app';
 export * from './test-environment';
 export * from './source-process';
 export * from './error-assertions';

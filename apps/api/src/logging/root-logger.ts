@@ -1,5 +1,5 @@
 import pino, { DestinationStream, LevelWithSilent, Logger } from 'pino';
-import { logLineOptions } from '@app/common';
+import { logDestination, logLineOptions } from '@app/common';
 import { AppConfig } from '@app/config';
 
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
@@ -25,7 +25,5 @@ export function createRootLogger(config: AppConfig, output: LogOutput): Logger {
     ...logLineOptions('api', output.level ?? config.LOG_LEVEL, config.APP_ENV),
     serializers: { err: serializeError },
   };
-  // Buffered asynchronous writes to stdout: a synchronous write per log line costs more than
-  // the request it describes. The buffer is flushed when the process stops.
-  return pino(options, output.destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  return pino(options, output.destination ?? logDestination(config.logFormat, true));
 }

@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import type { Plan, PlatformRole } from '@app/common';
-import { AccountDirectory } from '../../../apps/api/src/auth/account-directory.service';
+import { AccountDirectory } from '../../apps/api/src/auth/account-directory.service';
 
 export interface TestUser {
   id: string;

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { createApiApp } from '../../../apps/api/src/app.setup';
+import { createApiApp } from '../../apps/api/src/app.setup';
 
 export interface TestAppOptions {
   /** Keep every log line (level info and up) in memory, readable through `logs()`. */
