@@ -39,8 +39,12 @@ export class ResourceListItemView {
   updated_at: string;
 }
 
-/** The single form of a resource: every write and `GET /resources/{id}` answer with it. */
-export class ResourceView extends ResourceListItemView {
+/**
+ * The single form of a resource: every write and `GET /resources/{id}` answer with it. It is
+ * the repository's `ResourceRecord` less its version (which travels as the ETag); this class
+ * only describes it to OpenAPI, and `implements` keeps the two from drifting apart.
+ */
+export class ResourceView extends ResourceListItemView implements Omit<ResourceRecord, 'version'> {
   @ApiProperty({ type: String, nullable: true, maxLength: 500, example: 'Orders and invoices' })
   description: string | null;
 
@@ -74,21 +78,9 @@ export class ResourceProjectionView extends IntersectionType(
   PartialType(OmitType(ResourceView, ['id'] as const)),
 ) {}
 
-export function toResourceView(record: ResourceRecord): ResourceView {
-  return {
-    id: record.id,
-    name: record.name,
-    description: record.description,
-    type: record.type,
-    status: record.status,
-    metadata: record.metadata,
-    tags: record.tags,
-    owner_id: record.owner_id,
-    organization_id: record.organization_id,
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-    deleted_at: record.deleted_at,
-  };
+/** The record as SQL returned it, without the version. */
+export function toResourceView({ version: _version, ...view }: ResourceRecord): ResourceView {
+  return view;
 }
 
 export function toResourceListItemView(row: ResourceListRow): ResourceListItemView {

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ResourceCursorCodec } from './resource-cursor';
+import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
 import { ResourcesController } from './resources.controller';
 import { ResourcesService } from './resources.service';
 
 @Module({
   controllers: [ResourcesController],
-  providers: [ResourcesService, ResourceCursorCodec],
+  providers: [ResourcesService, SignedCursorCodec],
   exports: [ResourcesService],
 })
 export class ResourcesModule {}

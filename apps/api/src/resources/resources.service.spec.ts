@@ -2,7 +2,7 @@ import type { AuthContext } from '@app/common';
 import type { EventRepository, KeysetPage, KeysetPageRequest, ResourceRepository } from '@app/database';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { ResourceCursorCodec } from './resource-cursor';
+import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
 import { parseResourceListQuery } from './resource-list-query';
 import { ResourceContent } from './resource-content';
 import { bulkIdProblems, patchedContent, replacedContent, ResourcesService } from './resources.service';
@@ -56,7 +56,7 @@ describe('bulkIdProblems', () => {
 
 describe('ResourcesService.list (cursor meta)', () => {
   const auth = { userId: 'usr_1', role: 'user' } as AuthContext;
-  const cursors = new ResourceCursorCodec(Object.assign(new AppConfig(), { JWT_SECRET: 's'.repeat(40) }));
+  const cursors = new SignedCursorCodec(Object.assign(new AppConfig(), { JWT_SECRET: 's'.repeat(40) }));
   const row = (n: number) => ({ id: `res_${n}`, name: `n${n}`, type: 'standard' as const, status: 'active' as const, created_at: `t${n}`, updated_at: `t${n}` });
 
   function serviceAnswering(page: KeysetPage, seen: KeysetPageRequest[]): ResourcesService {

@@ -28,7 +28,7 @@ import { ReplaceResourceDto } from './dto/replace-resource.dto';
 import { UpdateResourceDto } from './dto/update-resource.dto';
 import { ifMatchSatisfied } from './entity-tag';
 import { changedFields, mergeMetadata, ResourceContent } from './resource-content';
-import { ResourceCursorCodec } from './resource-cursor';
+import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
 import { ResourceListQuery } from './resource-list-query';
 import {
   ResourceFieldsView,
@@ -133,7 +133,7 @@ export class ResourcesService {
     private readonly dataSource: DataSource,
     private readonly resources: ResourceRepository,
     private readonly events: EventRepository,
-    private readonly cursors: ResourceCursorCodec,
+    private readonly cursors: SignedCursorCodec,
   ) {}
 
   async get(auth: AuthContext, id: string, fields: ReadonlySet<ResourceField> | null): Promise<VersionedView<ResourceFieldsView>> {

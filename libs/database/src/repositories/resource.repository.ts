@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthContext } from '@app/common';
-import type { ResourceMetadata, ResourceStatus, ResourceType } from '../entities/resource.entity';
 
 /** Every field of a resource's single form, in the order views show them. */
 export const RESOURCE_FIELDS = [
@@ -22,6 +21,18 @@ export type ResourceField = (typeof RESOURCE_FIELDS)[number];
 
 export const RESOURCE_SORT_FIELDS = ['created_at', 'updated_at', 'name', 'type', 'status'] as const;
 export type ResourceSortField = (typeof RESOURCE_SORT_FIELDS)[number];
+
+export const RESOURCE_TYPES = ['standard', 'premium'] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+/** The earlier API's third type; writes naming it are refused, filters on it match nothing. */
+export const LEGACY_RESOURCE_TYPE = 'enterprise';
+
+export const RESOURCE_STATUSES = ['active', 'archived'] as const;
+export type ResourceStatus = (typeof RESOURCE_STATUSES)[number];
+
+export type ResourceMetadataValue = string | number | boolean | null;
+export type ResourceMetadata = Record<string, ResourceMetadataValue>;
 
 /** A resource as the API shows it (snake_case, ISO 8601 timestamps), plus its version. */
 export interface ResourceRecord {

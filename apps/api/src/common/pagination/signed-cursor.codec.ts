@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { InvalidRequestError } from '@app/common';
 
 /** A position in a sorted listing and the direction to read from it. */
-export interface ResourceCursor {
+export interface ListCursor {
   /** Values of the sort keys, then the id, of the row the page starts after (or before). */
   position: string[];
   backward: boolean;
@@ -35,26 +35,27 @@ function isPayload(value: unknown): value is CursorPayload {
 }
 
 /**
- * Cursors are opaque base64url tokens: an HMAC-SHA256 tag (truncated to 128 bits) followed by
- * the position, the direction and a hash of the filters and sort (plus the caller) they belong
- * to. A tampered token or one used with other filters or sort is `invalid_request`.
+ * The cursor of every keyset-paginated list. Cursors are opaque base64url tokens: an
+ * HMAC-SHA256 tag (truncated to 128 bits) followed by the position, the direction and a hash of
+ * the filters and sort (plus the caller) they belong to. A tampered token or one used with other
+ * filters or sort is `invalid_request`.
  */
 @Injectable()
-export class ResourceCursorCodec {
+export class SignedCursorCodec {
   private readonly key: Buffer;
 
   constructor(config: AppConfig) {
     // A key of its own, derived once from the service secret.
-    this.key = createHmac('sha256', config.jwtSecret).update('rms:resource-cursor:v1').digest();
+    this.key = createHmac('sha256', config.jwtSecret).update('rms:list-cursor:v1').digest();
   }
 
-  encode(cursor: ResourceCursor, binding: string): string {
+  encode(cursor: ListCursor, binding: string): string {
     const payload: CursorPayload = { d: cursor.backward ? 'p' : 'n', k: cursor.position, b: this.bindingHash(binding) };
     const body = Buffer.from(JSON.stringify(payload));
     return Buffer.concat([this.mac(body), body]).toString('base64url');
   }
 
-  decode(token: string, binding: string): ResourceCursor {
+  decode(token: string, binding: string): ListCursor {
     const invalid = new InvalidRequestError('The cursor is not valid. Use a cursor from meta.cursor of an earlier page.');
     if (token.length > MAX_TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) throw invalid;
     const bytes = Buffer.from(token, 'base64url');

@@ -1,12 +1,12 @@
 import { AppConfig } from '@app/config';
 import { InvalidRequestError } from '@app/common';
-import { ResourceCursorCodec } from './resource-cursor';
+import { SignedCursorCodec } from './signed-cursor.codec';
 
-function codec(secret = 'a'.repeat(40)): ResourceCursorCodec {
-  return new ResourceCursorCodec(Object.assign(new AppConfig(), { JWT_SECRET: secret }));
+function codec(secret = 'a'.repeat(40)): SignedCursorCodec {
+  return new SignedCursorCodec(Object.assign(new AppConfig(), { JWT_SECRET: secret }));
 }
 
-describe('ResourceCursorCodec', () => {
+describe('SignedCursorCodec', () => {
   const cursor = { position: ['2025-11-21T09:30:00.000Z', 'res_01JD3Q0F6K8W2M4N6P8R0T2V4X'], backward: true };
 
   it('round-trips a position and direction as an opaque base64url token', () => {
