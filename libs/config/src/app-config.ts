@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { applyDecorators } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '@app/common';
 import { plainToInstance, Transform } from 'class-transformer';
@@ -16,6 +17,9 @@ import {
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+
+/** A timeout in milliseconds: a whole number, at least 100. */
+const TimeoutMs = (): PropertyDecorator => applyDecorators(Transform(toInt), IsInt(), Min(100));
 
 /**
  * Development without JWT_SECRET signs with a secret made at start: nothing secret is built into
@@ -106,24 +110,16 @@ export class AppConfig {
   DATABASE_POOL_SIZE = 10;
 
   /** A dependency that answers slower than these is reported as 503, not waited on (fail fast). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @TimeoutMs()
   DATABASE_CONNECT_TIMEOUT_MS = 2000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @TimeoutMs()
   DATABASE_STATEMENT_TIMEOUT_MS = 2000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @TimeoutMs()
   DATABASE_LOCK_TIMEOUT_MS = 1000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
+  @TimeoutMs()
   REDIS_COMMAND_TIMEOUT_MS = 1000;
 
   get logFormat(): 'json' | 'pretty' {
