@@ -12,6 +12,7 @@ import { createValidationPipe } from './common/validation/app-validation.pipe';
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OrganizationsModule } from './organizations/organizations.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ResourcesModule } from './resources/resources.module';
 import { SessionModule } from './session/session.module';
@@ -19,7 +20,7 @@ import { AdminUsersModule } from './users/admin-users.module';
 import { UsersModule } from './users/users.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, OrganizationsModule],
   providers: [
     { provide: APP_FILTER, useExisting: AppExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

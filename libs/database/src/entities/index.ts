@@ -1,12 +1,14 @@
 import { ApiKeyEntity } from './api-key.entity';
 import { EventEntity } from './event.entity';
+import { OrganizationEntity, OrganizationMemberEntity } from './organization.entity';
 import { LegacyTokenEntity } from './legacy-token.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { ResourceEntity } from './resource.entity';
 import { UserEntity } from './user.entity';
 
-export { ApiKeyEntity, EventEntity, LegacyTokenEntity, RefreshTokenEntity, ResourceEntity, UserEntity };
+export { ApiKeyEntity, EventEntity, LegacyTokenEntity, OrganizationEntity, OrganizationMemberEntity, RefreshTokenEntity, ResourceEntity, UserEntity };
 export * from './resource.entity';
+export * from './organization.entity';
 
 /** Every entity, for the data source; a new entity is added here. */
-export const ENTITIES = [UserEntity, EventEntity, RefreshTokenEntity, ApiKeyEntity, LegacyTokenEntity, ResourceEntity];
+export const ENTITIES = [UserEntity, EventEntity, RefreshTokenEntity, ApiKeyEntity, LegacyTokenEntity, ResourceEntity, OrganizationEntity, OrganizationMemberEntity];
