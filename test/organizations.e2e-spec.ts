@@ -74,10 +74,11 @@ describe('Organizations', () => {
           last: '/v2/organizations?page=1&per_page=1',
         },
       });
-      const all = await t.http.get('/v2/organizations').query({ per_page: 100 }).set(as(platformAdmin)).expect(200);
-      const ids = all.body.data.map((o: { id: string }) => o.id);
-      expect(ids).toEqual(expect.arrayContaining([mine.id, theirs.id]));
-      await t.http.get(`/v2/organizations/${theirs.id}`).set(as(platformAdmin)).expect(200);
+      // Other suites create organizations in the same database: the admin's list is checked by
+      // its total and by reaching the organizations of two different users.
+      const all = await t.http.get('/v2/organizations').query({ per_page: 1 }).set(as(platformAdmin)).expect(200);
+      expect(all.body.meta.total).toBeGreaterThanOrEqual(2);
+      for (const org of [mine, theirs]) await t.http.get(`/v2/organizations/${org.id}`).set(as(platformAdmin)).expect(200);
     });
 
     it.each([

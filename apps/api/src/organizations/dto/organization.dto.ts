@@ -1,6 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsNotEmpty, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsNotEmpty, IsString, Length, Matches } from 'class-validator';
 import { ORGANIZATION_ROLES, OrganizationRole } from '@app/database';
 
 const SLUG = /^[a-z0-9-]{2,50}$/;
@@ -20,21 +20,8 @@ export class CreateOrganizationDto {
   slug: string;
 }
 
-/** `PATCH /organizations/{id}`: either field, or both. */
-export class UpdateOrganizationDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Acme' })
-  @IsOptional()
-  @Transform(trim)
-  @IsString({ message: 'must be a string' })
-  @Length(1, 100, { message: 'must be 1-100 characters' })
-  name?: string;
-
-  @ApiPropertyOptional({ pattern: SLUG.source, minLength: 2, maxLength: 50, example: 'acme' })
-  @IsOptional()
-  @IsString({ message: 'must be a string' })
-  @Matches(SLUG, { message: 'must be 2-50 characters of a-z, 0-9 and -' })
-  slug?: string;
-}
+/** `PATCH /organizations/{id}`: either field, or both, under the same rules. */
+export class UpdateOrganizationDto extends PartialType(CreateOrganizationDto) {}
 
 /** `POST /organizations/{id}/members`. */
 export class AddMemberDto {
