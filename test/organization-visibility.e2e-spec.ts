@@ -81,6 +81,33 @@ describe('Organization visibility', () => {
     expect(alone.body.data.map((u: { id: string }) => u.id)).toEqual([stranger.id]);
   });
 
+  it('moves a resource with PATCH organization_id when the caller may write in both organizations', async () => {
+    const second = await t.http
+      .post('/v2/organizations')
+      .set(as(owner))
+      .send({ name: 'Second', slug: `vis2-${randomBytes(5).toString('hex')}` })
+      .expect(201);
+    const target: string = second.body.data.id;
+    await t.http.post(`/v2/organizations/${target}/members`).set(as(owner)).send({ user_id: member.id, role: 'viewer' }).expect(201);
+    const res = await t.http.post('/v2/resources').set(as(owner)).send({ name: 'mover', organization_id: orgId }).expect(201);
+    const id = res.body.data.id;
+    const asViewerThere = await t.http.patch(`/v2/resources/${id}`).set(as(member)).send({ organization_id: target });
+    expectError(asViewerThere, 403, 'insufficient_permissions');
+    expect(errorFields(asViewerThere)).toEqual(['organization_id']);
+    expectError(await t.http.patch(`/v2/resources/${id}`).set(as(viewer)).send({ organization_id: target }), 403, 'insufficient_permissions');
+    expectError(await t.http.patch(`/v2/resources/${id}`).set(as(stranger)).send({ organization_id: target }), 404, 'resource_not_found');
+    const unknown = await t.http.patch(`/v2/resources/${id}`).set(as(owner)).send({ organization_id: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X' });
+    expectError(unknown, 404, 'resource_not_found');
+    const moved = await t.http.patch(`/v2/resources/${id}`).set(as(owner)).send({ organization_id: target }).expect(200);
+    expect(moved.body.data).toMatchObject({ id, organization_id: target });
+    expect(moved.headers.etag).toBe('"2"');
+    await t.http.get(`/v2/resources/${id}`).set(as(member)).expect(200);
+    expectError(await t.http.get(`/v2/resources/${id}`).set(as(viewer)), 404, 'resource_not_found');
+    const out = await t.http.patch(`/v2/resources/${id}`).set(as(owner)).send({ organization_id: null }).expect(200);
+    expect(out.body.data.organization_id).toBeNull();
+    await t.http.delete(`/v2/resources/${id}?hard=true`).set(as(owner)).expect(204);
+  });
+
   it('refuses to delete the organization while it owns resources', async () => {
     expectError(await t.http.delete(`/v2/organizations/${orgId}`).set(as(owner)), 409, 'conflict');
   });

@@ -27,7 +27,7 @@ import {
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { METADATA_KEYS_MAX } from './dto/resource-field.validators';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
-import { UpdateResourceDto } from './dto/update-resource.dto';
+import { PatchResourceDto, UpdateResourceDto } from './dto/update-resource.dto';
 import { ifMatchSatisfied } from './entity-tag';
 import { changedFields, mergeMetadata, ResourceContent } from './resource-content';
 import { ResourceCursorCodec } from './resource-cursor';
@@ -212,14 +212,20 @@ export class ResourcesService {
   update(
     auth: AuthContext,
     id: string,
-    patch: UpdateResourceDto,
+    patch: PatchResourceDto,
     ifMatch: string | undefined,
   ): Promise<VersionedView<ResourceView>> {
-    return this.write(auth, id, ifMatch, (current) => {
-      const content = patchedContent(current, patch);
-      assertMetadataSize(content, 'metadata', id);
-      return content;
-    });
+    return this.write(
+      auth,
+      id,
+      ifMatch,
+      (current) => {
+        const content = patchedContent(current, patch);
+        assertMetadataSize(content, 'metadata', id);
+        return content;
+      },
+      patch.organization_id,
+    );
   }
 
   /** The same changes to every listed resource, atomically; one event per changed resource. */
@@ -330,6 +336,7 @@ export class ResourcesService {
     id: string,
     ifMatch: string | undefined,
     change: (current: ResourceRecord) => ResourceContent,
+    moveTo?: string | null,
   ): Promise<VersionedView<ResourceView>> {
     if (!isId('res', id)) throw notFound(id);
     const scope = await this.scopeOf(auth);
@@ -339,9 +346,15 @@ export class ResourcesService {
       this.assertMay(scope, 'write', current);
       if (!ifMatchSatisfied(ifMatch, current.version)) throw new PreconditionFailedError();
       const content = change(current);
-      const previous = changedFields(current, content);
+      const previous: Record<string, unknown> = changedFields(current, content);
+      const moving = moveTo !== undefined && moveTo !== current.organization_id;
+      // Moving needs write rights where the resource goes, as creating there does.
+      if (moving && moveTo !== null) this.assertCanCreateIn(scope, moveTo, null);
+      if (moving) previous.organization_id = current.organization_id;
       if (Object.keys(previous).length === 0) return current;
-      const updated = { ...current, ...content, updated_at: new Date().toISOString(), version: current.version + 1 };
+      const organizationId = moving ? moveTo : current.organization_id;
+      const updated = { ...current, ...content, organization_id: organizationId, updated_at: new Date().toISOString(), version: current.version + 1 };
+      if (moving) await this.resources.move(manager, id, organizationId);
       await this.saveChanges(manager, [{ record: updated, previous }]);
       return updated;
     });

@@ -279,6 +279,11 @@ export class ResourceRepository {
     );
   }
 
+  /** Sets the organization of a locked resource; its version moves with the content update that follows. */
+  async move(manager: EntityManager, id: string, organizationId: string | null): Promise<void> {
+    await manager.query(`UPDATE resources SET organization_id = $2 WHERE id = $1`, [id, organizationId]);
+  }
+
   async softDelete(manager: EntityManager, id: string, deletedAt: string): Promise<void> {
     await manager.query(
       `UPDATE resources SET deleted_at = $2, updated_at = $2, version = version + 1 WHERE id = $1`,
