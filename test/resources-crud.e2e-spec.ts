@@ -300,7 +300,7 @@ describe('resources: create, read, replace, update, delete', () => {
       ['tags null', { tags: null }, 'tags'],
       ['an unknown field', { owner: 'me' }, 'owner'],
       ['a read-only field', { created_at: '2020-01-01T00:00:00Z' }, 'created_at'],
-      ['organization_id', { organization_id: null }, 'organization_id'],
+      ['organization_id of the wrong shape', { organization_id: 'acme' }, 'organization_id'],
     ])('refuses %s', async (_case, body, field) => {
       const created = await create();
       const res = await t.http.patch(`/v2/resources/${created.id}`).set(bearer(owner)).send(body);

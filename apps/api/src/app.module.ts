@@ -8,6 +8,7 @@ import { BodyParserMiddleware } from './common/middleware/body-parser.middleware
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OrganizationsModule } from './organizations/organizations.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ResourcesModule } from './resources/resources.module';
 import { SessionModule } from './session/session.module';
@@ -16,7 +17,7 @@ import { UsersModule } from './users/users.module';
 import { REQUEST_PIPELINE } from './request-pipeline';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, OrganizationsModule],
   providers: REQUEST_PIPELINE,
 })
 export class AppModule implements NestModule {

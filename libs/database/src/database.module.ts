@@ -6,12 +6,13 @@ import { RedisModule } from './redis/redis.module';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { EventRepository } from './repositories/event.repository';
 import { LegacyTokenRepository } from './repositories/legacy-token.repository';
+import { OrganizationRepository } from './repositories/organization.repository';
 import { RefreshTokenRepository } from './repositories/refresh-token.repository';
 import { ResourceRepository } from './repositories/resource.repository';
 import { UserRepository } from './repositories/user.repository';
 import { ENTITIES } from './entities';
 
-const REPOSITORIES = [EventRepository, UserRepository, RefreshTokenRepository, ApiKeyRepository, LegacyTokenRepository, ResourceRepository];
+const REPOSITORIES = [EventRepository, UserRepository, RefreshTokenRepository, ApiKeyRepository, LegacyTokenRepository, ResourceRepository, OrganizationRepository];
 
 /** PostgreSQL through TypeORM, Redis, and the repositories every module shares. */
 @Global()

@@ -8,7 +8,7 @@ import { ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
 import { BulkCreateResourcesDto, BulkUpdateResourcesDto } from './dto/bulk-resources.dto';
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
-import { UpdateResourceDto } from './dto/update-resource.dto';
+import { PatchResourceDto } from './dto/update-resource.dto';
 import { NotModified } from '../common/conditional/not-modified';
 import { entityTag, ifNoneMatchMatches } from './entity-tag';
 import { parseDeleteQuery, parseResourceFieldsQuery, parseResourceListQuery } from './resource-list-query';
@@ -145,7 +145,7 @@ export class ResourcesController {
   async update(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @Body() body: UpdateResourceDto,
+    @Body() body: PatchResourceDto,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ResourceView> {

@@ -1,5 +1,5 @@
 import type { AuthContext } from '@app/common';
-import type { EventRepository, KeysetPage, KeysetPageRequest, ResourceRepository } from '@app/database';
+import type { EventRepository, KeysetPage, KeysetPageRequest, OrganizationRepository, ResourceRepository } from '@app/database';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
@@ -61,12 +61,13 @@ describe('ResourcesService.list (cursor meta)', () => {
 
   function serviceAnswering(page: KeysetPage, seen: KeysetPageRequest[]): ResourcesService {
     const repository = {
-      pageByKeyset: (_auth: AuthContext, _spec: unknown, request: KeysetPageRequest) => {
+      pageByKeyset: (_scope: unknown, _spec: unknown, request: KeysetPageRequest) => {
         seen.push(request);
         return Promise.resolve(page);
       },
     } as unknown as ResourceRepository;
-    return new ResourcesService({} as DataSource, repository, {} as EventRepository, cursors);
+    const organizations = { memberships: () => Promise.resolve([]) } as unknown as OrganizationRepository;
+    return new ResourcesService({} as DataSource, repository, {} as EventRepository, cursors, organizations);
   }
 
   it('gives next but no prev on the first page', async () => {

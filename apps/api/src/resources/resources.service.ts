@@ -17,18 +17,21 @@ import {
 import {
   EventRepository,
   NewEvent,
+  OrganizationRepository,
   ResourceField,
   ResourceListRow,
   ResourceRecord,
   ResourceRepository,
+  ResourceScope,
 } from '@app/database';
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { METADATA_KEYS_MAX } from './dto/resource-field.validators';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
-import { UpdateResourceDto } from './dto/update-resource.dto';
+import { PatchResourceDto, UpdateResourceDto } from './dto/update-resource.dto';
 import { ifMatchSatisfied } from './entity-tag';
 import { changedFields, mergeMetadata, ResourceContent } from './resource-content';
 import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
+import { can, ResourceAction } from './resource.policy';
 import { ResourceListQuery } from './resource-list-query';
 import {
   ResourceFieldsView,
@@ -134,29 +137,37 @@ export class ResourcesService {
     private readonly resources: ResourceRepository,
     private readonly events: EventRepository,
     private readonly cursors: SignedCursorCodec,
+    private readonly organizations: OrganizationRepository,
   ) {}
 
+  /** The caller and their organization roles: what every read and write of resources is checked against. */
+  private async scopeOf(auth: AuthContext): Promise<ResourceScope> {
+    const memberships = await this.organizations.memberships(auth.userId);
+    return { auth, roles: new Map(memberships.map((m) => [m.organizationId, m.role])) };
+  }
+
   async get(auth: AuthContext, id: string, fields: ReadonlySet<ResourceField> | null): Promise<VersionedView<ResourceFieldsView>> {
-    const record = isId('res', id) ? await this.resources.findVisible(auth, id) : null;
+    const record = isId('res', id) ? await this.resources.findVisible(await this.scopeOf(auth), id) : null;
     if (!record) throw notFound(id);
     return { view: fields ? toResourceFieldsView(record, fields) : toResourceView(record), version: record.version };
   }
 
   async list(auth: AuthContext, query: ResourceListQuery): Promise<Paginated<ResourceListEntry>> {
+    const scope = await this.scopeOf(auth);
     const fields = query.fields;
     const toView = (row: ResourceListRow): ResourceListEntry =>
       fields ? toResourceFieldsView(row, fields) : toResourceListItemView(row);
     const pagination = query.pagination;
     if (pagination.style === 'offset') {
       const { page, perPage } = pagination;
-      const { total, rows } = await this.resources.pageByOffset(auth, query.spec, (page - 1) * perPage, perPage);
+      const { total, rows } = await this.resources.pageByOffset(scope, query.spec, (page - 1) * perPage, perPage);
       return new Paginated(rows.map(toView), { ...readableLinks(offsetMeta(LIST_PATH, query.linkQuery, page, perPage, total)) });
     }
 
     const binding = `${auth.userId}|${query.binding}`;
     const start = pagination.cursor ? this.cursors.decode(pagination.cursor, binding) : null;
     const backward = start?.backward ?? false;
-    const page = await this.resources.pageByKeyset(auth, query.spec, {
+    const page = await this.resources.pageByKeyset(scope, query.spec, {
       position: start?.position ?? null,
       backward,
       limit: pagination.limit,
@@ -201,14 +212,20 @@ export class ResourcesService {
   update(
     auth: AuthContext,
     id: string,
-    patch: UpdateResourceDto,
+    patch: PatchResourceDto,
     ifMatch: string | undefined,
   ): Promise<VersionedView<ResourceView>> {
-    return this.write(auth, id, ifMatch, (current) => {
-      const content = patchedContent(current, patch);
-      assertMetadataSize(content, 'metadata', id);
-      return content;
-    });
+    return this.write(
+      auth,
+      id,
+      ifMatch,
+      (current) => {
+        const content = patchedContent(current, patch);
+        assertMetadataSize(content, 'metadata', id);
+        return content;
+      },
+      patch.organization_id,
+    );
   }
 
   /** The same changes to every listed resource, atomically; one event per changed resource. */
@@ -220,10 +237,11 @@ export class ResourcesService {
     if (problems.length > 0) throw new ValidationError(problems);
 
     const now = new Date().toISOString();
+    const scope = await this.scopeOf(auth);
     const records = await this.dataSource.transaction(async (manager) => {
       // Ids of the wrong shape cannot exist; they are reported as not found with the rest.
       const wellFormed = ids.filter((id) => isId('res', id));
-      const locked = new Map((await this.resources.lockManyVisible(manager, auth, wellFormed)).map((row) => [row.id, row]));
+      const locked = new Map((await this.resources.lockManyVisible(manager, scope, wellFormed)).map((row) => [row.id, row]));
       const missing = ids.flatMap((id, index) => (locked.has(id) ? [] : [{ field: `ids[${index}]`, message: `${id} was not found` }]));
       if (missing.length > 0) {
         const names = ids.filter((id) => !locked.has(id));
@@ -231,7 +249,7 @@ export class ResourcesService {
         throw new AppError('resource_not_found', `${what} not found; nothing was changed.`, missing);
       }
       const denied = ids.flatMap((id, index) =>
-        this.canWrite(auth, locked.get(id) as ResourceRecord) ? [] : [{ field: `ids[${index}]`, message: `${id} may not be changed by you` }],
+        can(scope, 'write', locked.get(id) as ResourceRecord) ? [] : [{ field: `ids[${index}]`, message: `${id} may not be changed by you` }],
       );
       if (denied.length > 0) throw new AppError('insufficient_permissions', 'You may not change every listed resource; nothing was changed.', denied);
 
@@ -259,10 +277,11 @@ export class ResourcesService {
   /** Soft delete by default; `hard` removes the row, also of a soft-deleted resource. */
   async remove(auth: AuthContext, id: string, hard: boolean, ifMatch: string | undefined): Promise<void> {
     if (!isId('res', id)) throw notFound(id);
+    const scope = await this.scopeOf(auth);
     await this.dataSource.transaction(async (manager) => {
-      const current = await this.resources.lockVisible(manager, auth, id, { includeDeleted: hard });
+      const current = await this.resources.lockVisible(manager, scope, id, { includeDeleted: hard });
       if (!current) throw notFound(id);
-      this.assertWritable(auth, current);
+      this.assertMay(scope, hard ? 'hard_delete' : 'write', current);
       if (!ifMatchSatisfied(ifMatch, current.version)) throw new PreconditionFailedError();
       if (current.deleted_at !== null) {
         // Already announced as deleted by its soft delete.
@@ -278,8 +297,9 @@ export class ResourcesService {
   }
 
   private async insert(auth: AuthContext, inputs: CreateResourceDto[]): Promise<ResourceRecord[]> {
+    const scope = await this.scopeOf(auth);
     inputs.forEach((input, index) => {
-      if (input.organization_id) this.assertCanCreateIn(auth, input.organization_id, inputs.length > 1 ? index : null);
+      if (input.organization_id) this.assertCanCreateIn(scope, input.organization_id, inputs.length > 1 ? index : null);
     });
     const now = Date.now();
     const at = new Date(now).toISOString();
@@ -316,17 +336,25 @@ export class ResourcesService {
     id: string,
     ifMatch: string | undefined,
     change: (current: ResourceRecord) => ResourceContent,
+    moveTo?: string | null,
   ): Promise<VersionedView<ResourceView>> {
     if (!isId('res', id)) throw notFound(id);
+    const scope = await this.scopeOf(auth);
     const record = await this.dataSource.transaction(async (manager) => {
-      const current = await this.resources.lockVisible(manager, auth, id);
+      const current = await this.resources.lockVisible(manager, scope, id);
       if (!current) throw notFound(id);
-      this.assertWritable(auth, current);
+      this.assertMay(scope, 'write', current);
       if (!ifMatchSatisfied(ifMatch, current.version)) throw new PreconditionFailedError();
       const content = change(current);
-      const previous = changedFields(current, content);
+      const previous: Record<string, unknown> = changedFields(current, content);
+      const moving = moveTo !== undefined && moveTo !== current.organization_id;
+      // Moving needs write rights where the resource goes, as creating there does.
+      if (moving && moveTo !== null) this.assertCanCreateIn(scope, moveTo, null);
+      if (moving) previous.organization_id = current.organization_id;
       if (Object.keys(previous).length === 0) return current;
-      const updated = { ...current, ...content, updated_at: new Date().toISOString(), version: current.version + 1 };
+      const organizationId = moving ? moveTo : current.organization_id;
+      const updated = { ...current, ...content, organization_id: organizationId, updated_at: new Date().toISOString(), version: current.version + 1 };
+      if (moving) await this.resources.move(manager, id, organizationId);
       await this.saveChanges(manager, [{ record: updated, previous }]);
       return updated;
     });
@@ -348,23 +376,27 @@ export class ResourcesService {
     );
   }
 
-  /** Writing needs the owner (organization roles join here with organizations). */
-  private canWrite(auth: AuthContext, record: ResourceRecord): boolean {
-    return record.owner_id === auth.userId;
-  }
-
-  private assertWritable(auth: AuthContext, record: ResourceRecord): void {
-    if (!this.canWrite(auth, record)) {
-      throw new InsufficientPermissionsError('Only the owner of this resource may change or delete it.');
-    }
+  private assertMay(scope: ResourceScope, action: ResourceAction, record: ResourceRecord): void {
+    if (can(scope, action, record)) return;
+    throw new InsufficientPermissionsError(
+      action === 'hard_delete'
+        ? 'Only the owner of this resource or an owner or admin of its organization may hard-delete it.'
+        : 'Only the owner of this resource or an owner, admin or member of its organization may change it.',
+    );
   }
 
   /**
-   * A resource may be created in an organization where the caller is at least `member`.
-   * No organization is stored by this service yet, so every one named is not found.
+   * A resource may be created in an organization where the caller is at least `member`; a
+   * `viewer` gets 403, anyone else (platform admins included) 404, as if it did not exist.
    */
-  private assertCanCreateIn(_auth: AuthContext, organizationId: string, index: number | null): void {
+  private assertCanCreateIn(scope: ResourceScope, organizationId: string, index: number | null): void {
     const field = index === null ? 'organization_id' : `resources[${index}].organization_id`;
+    if (can(scope, 'create_in', { owner_id: null, organization_id: organizationId })) return;
+    if (scope.roles.has(organizationId)) {
+      throw new AppError('insufficient_permissions', `A viewer cannot create resources in organization ${organizationId}.`, [
+        { field, message: 'allows you to read only' },
+      ]);
+    }
     throw new AppError('resource_not_found', `Organization ${organizationId} was not found.`, [
       { field, message: 'was not found' },
     ]);

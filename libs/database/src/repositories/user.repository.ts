@@ -16,12 +16,17 @@ const LIST_COLUMNS = `u.id, u.email, u.username, u.role, u.plan, u.first_name AS
 
 /**
  * The users the caller may see, as a predicate on `u`: everyone for a platform admin, else
- * themselves. Users who share an organization with the caller join in here and nowhere else.
+ * themselves and the users who share an organization with them. The one place the rule is
+ * written; both membership lookups read organization_members by an index.
  */
 function visibleTo(auth: AuthContext, params: unknown[]): string {
   if (auth.role === 'admin') return 'TRUE';
   params.push(auth.userId);
-  return `u.id = $${params.length}`;
+  const caller = `$${params.length}`;
+  return `(u.id = ${caller} OR u.id IN (
+    SELECT peer.user_id FROM organization_members mine
+    JOIN organization_members peer ON peer.organization_id = mine.organization_id
+    WHERE mine.user_id = ${caller}))`;
 }
 
 function listWhere(auth: AuthContext, filter: UserListFilter, params: unknown[]): string {

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { RESOURCE_STATUSES, RESOURCE_TYPES, ResourceMetadata, ResourceStatus, ResourceType } from '@app/database';
 import { METADATA_VALUE_SCHEMA } from '../resource.view';
 import {
+  IsOrganizationReference,
   IsResourceDescription,
   IsResourceMetadata,
   IsResourceName,
@@ -47,4 +48,19 @@ export class UpdateResourceDto {
   })
   @IsResourceMetadata({ nullable: true })
   metadata?: Partial<ResourceMetadata> | null;
+}
+
+/**
+ * Body of `PATCH /resources/{id}`: the bulk update's fields, and `organization_id` to move the
+ * resource (null takes it out of its organization); moving needs write rights in both.
+ */
+export class PatchResourceDto extends UpdateResourceDto {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X',
+    description: 'Moves the resource to this organization (`org_`), or out of any with null.',
+  })
+  @IsOrganizationReference()
+  organization_id?: string | null;
 }

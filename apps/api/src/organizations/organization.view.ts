@@ -1,0 +1,64 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { MemberRecord, OrganizationEntity } from '@app/database';
+import { ORGANIZATION_ROLES, OrganizationRole } from '@app/database';
+
+export class OrganizationView {
+  @ApiProperty({ example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: '^org_[0-9A-HJKMNP-TV-Z]{26}$' })
+  id: string;
+
+  @ApiProperty({ example: 'Acme', minLength: 1, maxLength: 100 })
+  name: string;
+
+  @ApiProperty({ example: 'acme', pattern: '^[a-z0-9-]{2,50}$' })
+  slug: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class MemberUserView {
+  @ApiProperty({ example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  id: string;
+
+  @ApiProperty({ example: 'ada_l' })
+  username: string;
+
+  @ApiProperty({ example: 'ada@example.com' })
+  email: string;
+}
+
+export class MemberView {
+  @ApiProperty({ example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  user_id: string;
+
+  @ApiProperty({ enum: ORGANIZATION_ROLES })
+  role: OrganizationRole;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ type: MemberUserView })
+  user: MemberUserView;
+}
+
+export function toOrganizationView(organization: OrganizationEntity): OrganizationView {
+  return {
+    id: organization.id,
+    name: organization.name,
+    slug: organization.slug,
+    created_at: organization.createdAt.toISOString(),
+    updated_at: organization.updatedAt.toISOString(),
+  };
+}
+
+export function toMemberView(member: MemberRecord): MemberView {
+  return {
+    user_id: member.userId,
+    role: member.role,
+    created_at: member.createdAt.toISOString(),
+    user: { id: member.userId, username: member.username, email: member.email },
+  };
+}

@@ -1,0 +1,25 @@
+import type { OrganizationRole, ResourceScope } from '@app/database';
+
+export type ResourceAction = 'write' | 'hard_delete' | 'create_in';
+
+/** The organization roles that allow each action on the organization's resources (decisions 4). */
+const ORGANIZATION_ROLES_ALLOWED: Record<ResourceAction, readonly OrganizationRole[]> = {
+  write: ['owner', 'admin', 'member'],
+  hard_delete: ['owner', 'admin'],
+  create_in: ['owner', 'admin', 'member'],
+};
+
+/**
+ * Who may do what with a resource the caller can already see (reading is the repository's
+ * `visibleTo`): its owner everything; otherwise their role in its organization decides.
+ * Platform admins read everything but write only what this allows them.
+ */
+export function can(
+  scope: ResourceScope,
+  action: ResourceAction,
+  record: { owner_id: string | null; organization_id: string | null },
+): boolean {
+  if (action !== 'create_in' && record.owner_id === scope.auth.userId) return true;
+  const role = record.organization_id === null ? undefined : scope.roles.get(record.organization_id);
+  return role !== undefined && ORGANIZATION_ROLES_ALLOWED[action].includes(role);
+}

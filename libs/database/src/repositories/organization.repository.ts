@@ -1,0 +1,169 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AuthContext } from '@app/common';
+import type { OrganizationEntity, OrganizationRole } from '../entities/organization.entity';
+
+/** An organization as the caller sees it, with the caller's role there (null: not a member). */
+export interface VisibleOrganization extends OrganizationEntity {
+  callerRole: OrganizationRole | null;
+}
+
+/** A member with the user's public identity. */
+export interface MemberRecord {
+  userId: string;
+  role: OrganizationRole;
+  createdAt: Date;
+  username: string;
+  email: string;
+}
+
+const ORGANIZATION_COLUMNS = `o.id, o.name, o.slug, o.created_at AS "createdAt", o.updated_at AS "updatedAt"`;
+const MEMBER_COLUMNS = `m.user_id AS "userId", m.role, m.created_at AS "createdAt", u.username, u.email`;
+
+/**
+ * The organizations the caller may see, as a join and predicate on `o`: every organization for
+ * a platform admin, otherwise the ones they belong to. The caller's membership is `m`.
+ */
+function visibleFrom(auth: AuthContext, params: unknown[]): string {
+  params.push(auth.userId);
+  const join = `organizations o LEFT JOIN organization_members m ON m.organization_id = o.id AND m.user_id = $${params.length}`;
+  return auth.role === 'admin' ? `${join} WHERE TRUE` : `${join} WHERE m.user_id IS NOT NULL`;
+}
+
+/** SQL for organizations and their members. */
+@Injectable()
+export class OrganizationRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** One page of the organizations the caller may see, oldest first, and how many there are. */
+  async pageVisible(
+    auth: AuthContext,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; organizations: VisibleOrganization[] }> {
+    const params: unknown[] = [];
+    const from = visibleFrom(auth, params);
+    params.push(limit, offset);
+    const [counted]: Array<{ total: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS total FROM ${from}`,
+      params.slice(0, 1),
+    );
+    const organizations: VisibleOrganization[] = await this.dataSource.query(
+      `SELECT ${ORGANIZATION_COLUMNS}, m.role AS "callerRole" FROM ${from}
+       ORDER BY o.created_at, o.id LIMIT $2 OFFSET $3`,
+      params,
+    );
+    return { total: counted?.total ?? 0, organizations };
+  }
+
+  /** The organization if the caller may see it; `lock` holds its row until the transaction ends. */
+  async findVisible(auth: AuthContext, id: string, manager?: EntityManager, lock = false): Promise<VisibleOrganization | null> {
+    const params: unknown[] = [];
+    const from = visibleFrom(auth, params);
+    params.push(id);
+    const rows: VisibleOrganization[] = await (manager ?? this.dataSource).query(
+      `SELECT ${ORGANIZATION_COLUMNS}, m.role AS "callerRole" FROM ${from} AND o.id = $2${lock ? ' FOR UPDATE OF o' : ''}`,
+      params,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Creates the organization with `ownerId` as its first owner. */
+  async insertWithOwner(
+    manager: EntityManager,
+    organization: Pick<OrganizationEntity, 'id' | 'name' | 'slug'>,
+    ownerId: string,
+  ): Promise<OrganizationEntity> {
+    const [created]: OrganizationEntity[] = await manager.query(
+      `INSERT INTO organizations AS o (id, name, slug) VALUES ($1, $2, $3) RETURNING ${ORGANIZATION_COLUMNS}`,
+      [organization.id, organization.name, organization.slug],
+    );
+    await manager.query(`INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, 'owner')`, [
+      organization.id,
+      ownerId,
+    ]);
+    return created;
+  }
+
+  async update(manager: EntityManager, id: string, changes: Partial<Pick<OrganizationEntity, 'name' | 'slug'>>): Promise<OrganizationEntity> {
+    // An UPDATE's result through TypeORM's PostgreSQL driver is [rows, row count].
+    const [[updated]]: [OrganizationEntity[], number] = await manager.query(
+      `UPDATE organizations AS o SET name = COALESCE($2, name), slug = COALESCE($3, slug), updated_at = now()
+       WHERE id = $1 RETURNING ${ORGANIZATION_COLUMNS}`,
+      [id, changes.name ?? null, changes.slug ?? null],
+    );
+    return updated;
+  }
+
+  /** Whether a slug is taken, case-insensitively, by an organization other than `exceptId`. */
+  async slugTaken(slug: string, exceptId?: string, manager?: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await (manager ?? this.dataSource).query(
+      `SELECT 1 FROM organizations WHERE lower(slug) = lower($1) AND id IS DISTINCT FROM $2`,
+      [slug, exceptId ?? null],
+    );
+    return rows.length > 0;
+  }
+
+  /** Whether any resource, soft-deleted or not, still belongs to the organization. */
+  async ownsResources(manager: EntityManager, id: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM resources WHERE organization_id = $1 LIMIT 1`, [id]);
+    return rows.length > 0;
+  }
+
+  async delete(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`DELETE FROM organizations WHERE id = $1`, [id]);
+  }
+
+  /** One page of the organization's members, in the order they joined, and how many there are. */
+  async pageMembers(id: string, offset: number, limit: number): Promise<{ total: number; members: MemberRecord[] }> {
+    const [counted]: Array<{ total: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS total FROM organization_members WHERE organization_id = $1`,
+      [id],
+    );
+    const members: MemberRecord[] = await this.dataSource.query(
+      `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
+       WHERE m.organization_id = $1 ORDER BY m.created_at, m.user_id LIMIT $2 OFFSET $3`,
+      [id, limit, offset],
+    );
+    return { total: counted?.total ?? 0, members };
+  }
+
+  async findMember(manager: EntityManager, id: string, userId: string): Promise<MemberRecord | null> {
+    const rows: MemberRecord[] = await manager.query(
+      `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
+       WHERE m.organization_id = $1 AND m.user_id = $2`,
+      [id, userId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Adds the member; false when the user already is one. */
+  async insertMember(manager: EntityManager, id: string, userId: string, role: OrganizationRole): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING user_id`,
+      [id, userId, role],
+    );
+    return rows.length > 0;
+  }
+
+  async deleteMember(manager: EntityManager, id: string, userId: string): Promise<void> {
+    await manager.query(`DELETE FROM organization_members WHERE organization_id = $1 AND user_id = $2`, [id, userId]);
+  }
+
+  async countOwners(manager: EntityManager, id: string): Promise<number> {
+    const [row]: Array<{ owners: number }> = await manager.query(
+      `SELECT count(*)::int AS owners FROM organization_members WHERE organization_id = $1 AND role = 'owner'`,
+      [id],
+    );
+    return row?.owners ?? 0;
+  }
+
+  /** The organizations the user belongs to and their role in each (the visibility check's first step). */
+  memberships(userId: string): Promise<Array<{ organizationId: string; role: OrganizationRole }>> {
+    return this.dataSource.query(
+      `SELECT organization_id AS "organizationId", role FROM organization_members WHERE user_id = $1`,
+      [userId],
+    );
+  }
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
+
+/**
+ * The organization visibility predicate keeps list queries on indexes: a member of three
+ * organizations, among many rows they cannot see, lists resources (offset and cursor pages)
+ * without a sequential scan of resources. The statements are the ones the API runs, recorded
+ * as they pass through the data source, then EXPLAINed on ANALYZEd tables.
+ */
+describe('Resource list plans under organization visibility', () => {
+  let t: TestApp;
+  let member: TestUser;
+  let db: DataSource;
+
+  const as = (user: TestUser) => ({ Authorization: `Bearer ${user.accessToken}` });
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    db = t.app.get(DataSource);
+    member = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    const other = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    const organizations: string[] = [];
+    for (const [user, count] of [[member, 3], [other, 20]] as const) {
+      for (let i = 0; i < count; i++) {
+        const res = await t.http
+          .post('/v2/organizations')
+          .set(as(user))
+          .send({ name: 'Plan', slug: `plan-${randomBytes(6).toString('hex')}` })
+          .expect(201);
+        organizations.push(res.body.data.id);
+      }
+    }
+    // 3,000 rows in the member's organizations, 27,000 elsewhere (another owner, other organizations).
+    await db.query(
+      `INSERT INTO resources (id, owner_id, organization_id, name, created_at)
+       SELECT 'res_' || upper(substr(md5(random()::text || g), 1, 26)), $1, ($2::text[])[1 + g % 23],
+              'plan ' || g, now() - g * interval '1 second'
+       FROM generate_series(1, 30000) g`,
+      [other.id, organizations],
+    );
+    await db.query('ANALYZE resources');
+    await db.query('ANALYZE organization_members');
+  });
+
+  afterAll(() => t.close());
+
+  async function plansOf(path: string): Promise<string[]> {
+    const recorded: Array<{ sql: string; params: unknown[] }> = [];
+    const query = db.query.bind(db);
+    const spy = jest.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) => {
+      if (/FROM resources r/.test(sql)) recorded.push({ sql, params: params ?? [] });
+      return query(sql, params);
+    });
+    try {
+      const res = await t.http.get(path).set(as(member)).expect(200);
+      expect(res.body.data.length).toBeGreaterThan(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(recorded.length).toBeGreaterThan(0);
+    const plans: string[] = [];
+    for (const { sql, params } of recorded) {
+      const rows: Array<{ 'QUERY PLAN': string }> = await db.query(`EXPLAIN ${sql}`, params);
+      plans.push(rows.map((row) => row['QUERY PLAN']).join('\n'));
+    }
+    return plans;
+  }
+
+  it.each([
+    ['an offset page', '/v2/resources?per_page=20'],
+    ['a deep offset page', '/v2/resources?per_page=20&page=100'],
+    ['a cursor page', '/v2/resources?limit=20'],
+    ['a page sorted by name', '/v2/resources?limit=20&sort=name'],
+    ['a filtered page', '/v2/resources?per_page=20&filter[status]=active'],
+  ])('%s reads resources through indexes', async (_label, path) => {
+    for (const plan of await plansOf(path)) {
+      expect(plan).toMatch(/organization_id = ANY/);
+      expect(plan).not.toMatch(/Seq Scan on resources/);
+    }
+  });
+});
