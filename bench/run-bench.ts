@@ -275,6 +275,7 @@ async function main(): Promise<void> {
     const [page1, deepRow] = [rows[1], rows[2]];
     deepRow.pass = deepRow.service.p99 <= Math.max(1.2 * page1.service.p99, page1.service.p99 + 1);
 
+    rows.push(...(await organizationMemberRows(db, jwt)));
     rows.push(...(await credentialCosts(ids, ownerId, credentials)));
 
     const output = table(rows);
@@ -292,6 +293,45 @@ async function main(): Promise<void> {
     await admin.end();
     await deleteRedisKeys(REDIS_URL, DATABASE);
   }
+}
+
+/**
+ * A member of three organizations who sees the 100,000 seeded resources only through them
+ * (decisions 4): cursor page 1 against a page 5,000 deep, which must cost about the same.
+ * Runs after the owner's scenarios, as it spreads their resources over the organizations.
+ */
+async function organizationMemberRows(db: Client, ownerHeaders: Record<string, string>): Promise<Row[]> {
+  const credentials = { email: `bench_member_${RUN}@example.com`, username: `bench_member_${RUN}`, password: 'benchmark-password' };
+  const registered = await call(PORTS.api, 'POST', '/v2/auth/register', credentials);
+  const memberId: string = registered.json.data.id;
+  await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [memberId]);
+  const organizations: string[] = [];
+  for (let n = 0; n < 3; n++) {
+    const created = await call(PORTS.api, 'POST', '/v2/organizations', { name: `Bench ${n}`, slug: `bench-${RUN}-${n}` }, ownerHeaders);
+    const organizationId: string = created.json.data.id;
+    organizations.push(organizationId);
+    await call(PORTS.api, 'POST', `/v2/organizations/${organizationId}/members`, { user_id: memberId, role: 'member' }, ownerHeaders);
+  }
+  await db.query(`UPDATE resources SET organization_id = ($1::text[])[1 + abs(hashtext(id)) % 3]`, [organizations]);
+  await db.query('ANALYZE resources');
+  const login = await call(PORTS.api, 'POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
+  const headers = { authorization: `Bearer ${login.json.data.access_token}` };
+  const deep = await deepCursor(PORTS.api, headers, 5_000);
+  const run = async (path: string): Promise<Measured> => {
+    await warm(PORTS.api, { paths: [path], headers });
+    return measure(PORTS.api, { paths: [path], headers });
+  };
+  const first = await run('/v2/resources?limit=20');
+  const deeper = await run(`/v2/resources?limit=20&cursor=${deep}`);
+  return [
+    { scenario: 'GET /resources?limit=20 as a member of 3 organizations (cursor, page 1)', service: first, target: '(reference)', pass: true },
+    {
+      scenario: 'GET /resources?limit=20 as a member of 3 organizations (cursor, 5,000 deep)',
+      service: deeper,
+      target: 'p99 within 1.2x of page 1',
+      pass: deeper.p99 <= Math.max(1.2 * first.p99, first.p99 + 1),
+    },
+  ];
 }
 
 /**
