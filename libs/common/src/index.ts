@@ -3,3 +3,4 @@ export * from './errors';
 export * from './ids';
 export * from './pagination';
 export * from './log-line-options';
+export * from './event-kinds';

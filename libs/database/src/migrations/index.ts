@@ -1,6 +1,12 @@
 import { CreateAccounts1763700000000 } from './1763700000000-CreateAccounts';
 import { CreateCredentials1763700500000 } from './1763700500000-CreateCredentials';
 import { CreateResources1763710000000 } from './1763710000000-CreateResources';
+import { CreateWebhooks1763730000000 } from './1763730000000-CreateWebhooks';
 
 /** Every migration in order; a new migration is appended here. */
-export const MIGRATIONS = [CreateAccounts1763700000000, CreateCredentials1763700500000, CreateResources1763710000000];
+export const MIGRATIONS = [
+  CreateAccounts1763700000000,
+  CreateCredentials1763700500000,
+  CreateResources1763710000000,
+  CreateWebhooks1763730000000,
+];
