@@ -17,9 +17,10 @@ import { ResourcesModule } from './resources/resources.module';
 import { SessionModule } from './session/session.module';
 import { AdminUsersModule } from './users/admin-users.module';
 import { UsersModule } from './users/users.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, WebhooksModule],
   providers: [
     { provide: APP_FILTER, useExisting: AppExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AuthContext, isId, newId, offsetMeta, Paginated, ResourceNotFoundError } from '@app/common';
+import { WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
+import { OffsetPageQuery } from '../common/pagination/offset-page.query';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import { CreatedWebhookView, DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
+
+const DEFAULT_PER_PAGE = 20;
+
+/** A Standard Webhooks style secret: `whsec_` and the base64 of 24 random bytes. */
+function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** Webhooks belong to their maker: every read and write is narrowed to the caller's own. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+  ) {}
+
+  async create(auth: AuthContext, input: CreateWebhookDto): Promise<CreatedWebhookView> {
+    const secret = input.secret ?? newWebhookSecret();
+    const webhook = await this.webhooks.insert({
+      id: newId('wh'),
+      ownerId: auth.userId,
+      url: input.url,
+      events: input.events,
+      secret,
+      description: input.description ?? null,
+    });
+    return { ...toWebhookView(webhook), secret };
+  }
+
+  async list(auth: AuthContext, query: OffsetPageQuery, basePath: string): Promise<Paginated<WebhookView>> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const [webhooks, total] = await this.webhooks.listOwned(auth.userId, (page - 1) * perPage, perPage);
+    return new Paginated(webhooks.map(toWebhookView), { ...offsetMeta(basePath, {}, page, perPage, total) });
+  }
+
+  async get(auth: AuthContext, id: string): Promise<WebhookView> {
+    return toWebhookView(await this.owned(auth, id));
+  }
+
+  async update(auth: AuthContext, id: string, input: UpdateWebhookDto): Promise<WebhookView> {
+    const updated = isId('wh', id) ? await this.webhooks.update(auth.userId, id, input) : null;
+    if (!updated) throw new ResourceNotFoundError('Webhook', id);
+    return toWebhookView(updated);
+  }
+
+  async remove(auth: AuthContext, id: string): Promise<void> {
+    if (!isId('wh', id) || !(await this.webhooks.delete(auth.userId, id))) {
+      throw new ResourceNotFoundError('Webhook', id);
+    }
+  }
+
+  async listDeliveries(
+    auth: AuthContext,
+    id: string,
+    query: OffsetPageQuery,
+    basePath: string,
+  ): Promise<Paginated<DeliveryView>> {
+    const webhook = await this.owned(auth, id);
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const [deliveries, total] = await this.deliveries.list(webhook.id, (page - 1) * perPage, perPage);
+    return new Paginated(deliveries.map(toDeliveryView), { ...offsetMeta(basePath, {}, page, perPage, total) });
+  }
+
+  async getDelivery(auth: AuthContext, id: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.owned(auth, id);
+    const delivery = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
+    if (!delivery) throw new ResourceNotFoundError('Delivery', deliveryId);
+    return toDeliveryView(delivery);
+  }
+
+  /** One of the caller's webhooks; another user's is as unknown as a missing one. */
+  private async owned(auth: AuthContext, id: string): Promise<WebhookEntity> {
+    const webhook = isId('wh', id) ? await this.webhooks.findOwned(auth.userId, id) : null;
+    if (!webhook) throw new ResourceNotFoundError('Webhook', id);
+    return webhook;
+  }
+}
