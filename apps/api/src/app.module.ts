@@ -4,6 +4,7 @@ import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
 import { AppExceptionFilter } from './common/filters/app-exception.filter';
+import { EventsModule } from './events/events.module';
 import { ErrorRenderingModule } from './common/filters/error-rendering.module';
 import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
@@ -20,7 +21,7 @@ import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, WebhooksModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, WebhooksModule, EventsModule],
   providers: [
     { provide: APP_FILTER, useExisting: AppExceptionFilter },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
