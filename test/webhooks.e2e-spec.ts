@@ -9,6 +9,8 @@ describe('Webhooks', () => {
   let stranger: TestUser;
 
   beforeAll(async () => {
+    // Suites here do not resolve real hosts; the refusal of private targets is tested below with it off.
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
     t = await createTestApp();
     db = t.app.get(DataSource);
     owner = await createUser(t.http);
@@ -197,5 +199,43 @@ describe('Webhooks', () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as { data: { secret: string } };
     expect(body.data.secret).toMatch(/^whsec_/);
+  });
+});
+
+describe('Webhooks to private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=false)', () => {
+  let t: TestApp;
+  let owner: TestUser;
+
+  beforeAll(async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+    t = await createTestApp();
+    owner = await createUser(t.http);
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    'https://127.0.0.1/in',
+    'https://localhost:8443/in',
+    'https://10.0.0.5/in',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]/in',
+    'https://[::ffff:127.0.0.1]/in',
+    'https://no-such-host.invalid/in',
+  ])('refuses %s at create', async (url) => {
+    const create = await t.http
+      .post('/v2/webhooks')
+      .set('Authorization', `Bearer ${owner.accessToken}`)
+      .send({ url, events: ['resource.created'] });
+    expectError(create, 400, 'validation_error');
+    expect(errorFields(create)).toEqual(['url']);
+  });
+
+  it('refuses a private url on update', async () => {
+    const auth: [string, string] = ['Authorization', `Bearer ${owner.accessToken}`];
+    const created = await t.http.post('/v2/webhooks').set(...auth).send({ url: 'https://8.8.8.8/in', events: ['user.updated'] });
+    expect(created.status).toBe(201);
+    const res = await t.http.patch(`/v2/webhooks/${created.body.data.id}`).set(...auth).send({ url: 'https://127.0.0.1/in' });
+    expectError(res, 400, 'validation_error');
+    expect(errorFields(res)).toEqual(['url']);
   });
 });

@@ -4,3 +4,4 @@ export * from './ids';
 export * from './pagination';
 export * from './log-line-options';
 export * from './event-kinds';
+export * from './webhook-target';

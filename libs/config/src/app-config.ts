@@ -90,6 +90,13 @@ export class AppConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * `true` lets webhooks target loopback and private addresses: local development and tests
+   * only, since otherwise a webhook could probe the service's own network (decisions 11).
+   */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+
   get jwtSecret(): string {
     return this.JWT_SECRET ?? DEVELOPMENT_JWT_SECRET;
   }
@@ -99,6 +106,10 @@ export class AppConfig {
       this.RATE_LIMIT_PLAN_LIMITS.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
     );
     return limits as Record<Plan, number>;
+  }
+
+  get allowPrivateWebhookTargets(): boolean {
+    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
   }
 
   get isProduction(): boolean {

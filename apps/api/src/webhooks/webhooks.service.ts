@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AuthContext, isId, newId, offsetMeta, Paginated, ResourceNotFoundError } from '@app/common';
+import {
+  AuthContext,
+  findRefusedAddress,
+  isId,
+  newId,
+  offsetMeta,
+  Paginated,
+  ResourceNotFoundError,
+  ValidationError,
+} from '@app/common';
+import { AppConfig } from '@app/config';
 import { WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -20,9 +30,11 @@ export class WebhooksService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
+    private readonly config: AppConfig,
   ) {}
 
   async create(auth: AuthContext, input: CreateWebhookDto): Promise<CreatedWebhookView> {
+    await this.assertReachableTarget(input.url);
     const secret = input.secret ?? newWebhookSecret();
     const webhook = await this.webhooks.insert({
       id: newId('wh'),
@@ -47,6 +59,7 @@ export class WebhooksService {
   }
 
   async update(auth: AuthContext, id: string, input: UpdateWebhookDto): Promise<WebhookView> {
+    if (input.url !== undefined) await this.assertReachableTarget(input.url);
     const updated = isId('wh', id) ? await this.webhooks.update(auth.userId, id, input) : null;
     if (!updated) throw new ResourceNotFoundError('Webhook', id);
     return toWebhookView(updated);
@@ -76,6 +89,24 @@ export class WebhooksService {
     const delivery = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
     if (!delivery) throw new ResourceNotFoundError('Delivery', deliveryId);
     return toDeliveryView(delivery);
+  }
+
+  /**
+   * Refuses a url whose host is, or resolves to, an address a webhook may not reach. The
+   * worker checks again at every connection, since DNS answers change.
+   */
+  private async assertReachableTarget(url: string): Promise<void> {
+    if (this.config.allowPrivateWebhookTargets) return;
+    const { hostname } = new URL(url);
+    let refused: string | null;
+    try {
+      refused = await findRefusedAddress(hostname);
+    } catch {
+      throw ValidationError.field('url', `must have a host that resolves; ${hostname} does not`);
+    }
+    if (refused) {
+      throw ValidationError.field('url', `must not target a loopback, private, link-local or metadata address (${hostname} is ${refused})`);
+    }
   }
 
   /** One of the caller's webhooks; another user's is as unknown as a missing one. */
