@@ -97,6 +97,28 @@ export class AppConfig {
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
 
+  /**
+   * Delay before each delivery attempt, counted from the previous failure (decisions 11):
+   * one entry per attempt; tests shorten it to milliseconds.
+   */
+  @IsString()
+  @Matches(/^\d+(,\d+)*$/, { message: 'must be comma-separated milliseconds, e.g. 0,60000,300000,1800000,7200000' })
+  WEBHOOK_RETRY_SCHEDULE_MS = '0,60000,300000,1800000,7200000';
+
+  /** Deliveries one worker sends at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_DELIVERY_CONCURRENCY = 20;
+
+  /** How often the outbox relay looks for committed, unpublished events. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60000)
+  WEBHOOK_RELAY_INTERVAL_MS = 250;
+
   get jwtSecret(): string {
     return this.JWT_SECRET ?? DEVELOPMENT_JWT_SECRET;
   }
@@ -110,6 +132,10 @@ export class AppConfig {
 
   get allowPrivateWebhookTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
+
+  get webhookRetrySchedule(): number[] {
+    return this.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
   }
 
   get isProduction(): boolean {

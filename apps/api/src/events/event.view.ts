@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_KINDS, EventKind } from '@app/common';
-import type { EventEntity } from '@app/database';
+import { EventEntity, toEventPayload } from '@app/database';
 
 class EventDataView {
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The affected record.' })
@@ -26,11 +26,5 @@ export class EventView {
 }
 
 export function toEventView(event: EventEntity): EventView {
-  return {
-    id: event.id,
-    type: event.type as EventKind,
-    created_at: event.createdAt.toISOString(),
-    data: event.data as unknown as EventDataView,
-    previous_data: event.previousData,
-  };
+  return toEventPayload(event) as EventView;
 }

@@ -1,52 +1,28 @@
-import { execFileSync } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { HttpsReceiver, startHttpsReceiver } from '@app/testing';
 import { sendWebhook, SendOptions } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
 /** Deliveries to a real HTTPS receiver on 127.0.0.1 with a certificate made for the run (decisions 11). */
 describe('sendWebhook', () => {
-  let dir: string;
-  let cert: Buffer;
-  let server: Server;
-  let port: number;
-  let handler: (req: IncomingMessage, body: string, res: ServerResponse) => void;
+  let receiver: HttpsReceiver;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'rms-receiver-'));
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
-    cert = readFileSync(join(dir, 'cert.pem'));
-    server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => handler(req, Buffer.concat(chunks).toString('utf8'), res));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as { port: number }).port;
+    receiver = await startHttpsReceiver();
   });
+  afterAll(() => receiver.close());
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  });
-
+  const respond = (handler: (body: string, res: ServerResponse, headers: IncomingMessage['headers']) => void): void =>
+    receiver.respond((request, res) => handler(request.body, res, request.headers));
   const options = (overrides: Partial<SendOptions> = {}): SendOptions => ({
     timeoutMs: 5000,
     allowPrivateTargets: true,
-    ca: cert,
+    ca: receiver.cert,
     ...overrides,
   });
-  const url = () => `https://127.0.0.1:${port}/hook`;
+  const url = () => `https://127.0.0.1:${receiver.port}/hook`;
   const event = { id: 'evt_01M83J1BG441AVKTCT1S4B49EA', type: 'resource.created' };
   const body = JSON.stringify({ id: event.id, type: event.type, data: { object: { name: 'é ✓' } }, previous_data: null });
 
@@ -54,10 +30,10 @@ describe('sendWebhook', () => {
     'signs the exact bytes; both signatures verify (secret %s)',
     async (secret) => {
       let received: { headers: IncomingMessage['headers']; body: string } | undefined;
-      handler = (req, raw, res) => {
-        received = { headers: req.headers, body: raw };
+      respond((raw, res, requestHeaders) => {
+        received = { headers: requestHeaders, body: raw };
         res.writeHead(200).end('ok');
-      };
+      });
       const timestamp = Math.floor(Date.now() / 1000);
       const attempt = await sendWebhook(url(), body, signatureHeaders(secret, event, body, timestamp), options());
       expect(attempt).toMatchObject({ succeeded: true, status_code: 200, error: null, response_body: 'ok' });
@@ -82,7 +58,7 @@ describe('sendWebhook', () => {
   );
 
   it('records a 500 with the first KiB of the body', async () => {
-    handler = (_req, _raw, res) => res.writeHead(500).end('x'.repeat(5000));
+    respond((_raw, res) => res.writeHead(500).end('x'.repeat(5000)));
     const attempt = await sendWebhook(url(), body, {}, options());
     expect(attempt).toMatchObject({ succeeded: false, status_code: 500, error: null });
     expect(attempt.response_body).toHaveLength(1024);
@@ -91,32 +67,32 @@ describe('sendWebhook', () => {
 
   it('does not follow a redirect: a 302 is a failure', async () => {
     let hits = 0;
-    handler = (_req, _raw, res) => {
+    respond((_raw, res) => {
       hits += 1;
-      res.writeHead(302, { Location: `https://127.0.0.1:${port}/elsewhere` }).end();
-    };
+      res.writeHead(302, { Location: `https://127.0.0.1:${receiver.port}/elsewhere` }).end();
+    });
     const attempt = await sendWebhook(url(), body, {}, options());
     expect(attempt).toMatchObject({ succeeded: false, status_code: 302 });
     expect(hits).toBe(1);
   });
 
   it('gives up after the timeout and records why', async () => {
-    handler = (_req, _raw, res) => void setTimeout(() => res.writeHead(200).end(), 1500);
+    respond((_raw, res) => void setTimeout(() => res.writeHead(200).end(), 1500));
     const attempt = await sendWebhook(url(), body, {}, options({ timeoutMs: 300 }));
     expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms' });
   });
 
   it('refuses private targets at connect time unless allowed', async () => {
-    handler = (_req, _raw, res) => res.writeHead(200).end();
+    respond((_raw, res) => res.writeHead(200).end());
     const literal = await sendWebhook(url(), body, {}, options({ allowPrivateTargets: false }));
     expect(literal).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/127\.0\.0\.1/) });
     // A name is judged by the address it resolves to at connection time.
-    const named = await sendWebhook(`https://localhost:${port}/hook`, body, {}, options({ allowPrivateTargets: false }));
+    const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ allowPrivateTargets: false }));
     expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/loopback/) });
   });
 
   it('records an untrusted certificate as an error', async () => {
-    handler = (_req, _raw, res) => res.writeHead(200).end();
+    respond((_raw, res) => res.writeHead(200).end());
     const attempt = await sendWebhook(url(), body, {}, options({ ca: undefined }));
     expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.any(String) });
   });

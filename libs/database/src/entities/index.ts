@@ -9,6 +9,7 @@ import { WebhookEntity } from './webhook.entity';
 
 export { ApiKeyEntity, EventEntity, LegacyTokenEntity, RefreshTokenEntity, ResourceEntity, UserEntity };
 export * from './resource.entity';
+export { toEventPayload } from './event.entity';
 export * from './webhook.entity';
 export * from './webhook-delivery.entity';
 
