@@ -168,4 +168,35 @@ describe('webhook delivery', () => {
     expect(row.attempts).toHaveLength(1);
     expect(await webhook(hook.id)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringMatching(/410/) });
   });
+
+  it('test triggers send one sample attempt, never retried, never disabling', async () => {
+    const ok = await newWebhook('/ok', ['payment.succeeded']);
+    const first = await t.http.post(`/v2/webhooks/${ok.id}/test`).set(...bearer()).send({}).expect(202);
+    expect(first.body.data).toMatchObject({ webhook_id: ok.id, event_type: 'payment.succeeded', status: 'pending', attempts: [] });
+    const failing = await newWebhook('/fail', ['resource.created']);
+    const second = await t.http
+      .post('/v2/webhooks/test')
+      .set(...bearer())
+      .send({ webhook_id: failing.id, event_type: 'payment.failed' })
+      .expect(202);
+    expect(second.body.data.event_type).toBe('payment.failed');
+    const read = (webhookId: string, deliveryId: string) =>
+      t.http.get(`/v2/webhooks/${webhookId}/deliveries/${deliveryId}`).set(...bearer()).expect(200);
+    await until(async () => ((await read(ok.id, first.body.data.id)).body.data.status === 'succeeded' ? true : undefined));
+    const failed = await until(async () => {
+      const res = await read(failing.id, second.body.data.id);
+      return res.body.data.status === 'failed' ? res.body.data : undefined;
+    });
+    expect(failed.attempts).toHaveLength(1);
+    expect(await webhook(failing.id)).toMatchObject({ status: 'enabled' });
+    const sample = receiver.received.find((request) => request.headers['x-webhook-event-id'] === first.body.data.event_id);
+    expect(JSON.parse(sample?.body ?? '{}').data.object).toMatchObject({ object: 'payment', status: 'succeeded', amount: expect.any(Number) });
+
+    const retried = await t.http
+      .post(`/v2/webhooks/${failing.id}/deliveries/${second.body.data.id}/retry`)
+      .set(...bearer())
+      .expect(202);
+    expect(retried.body.data.status).toBe('pending');
+    await until(async () => ((await read(failing.id, second.body.data.id)).body.data.attempts.length === 2 ? true : undefined));
+  });
 });

@@ -177,11 +177,24 @@ describe('Webhooks', () => {
         await t.http.delete(`/v2/webhooks/${id}`).set(...as),
         await t.http.get(`/v2/webhooks/${id}/deliveries`).set(...as),
         await t.http.get(`/v2/webhooks/${id}/deliveries/${dlv}`).set(...as),
+        await t.http.post(`/v2/webhooks/${id}/deliveries/${dlv}/retry`).set(...as),
+        await t.http.post(`/v2/webhooks/${id}/test`).set(...as).send({}),
+        await t.http.post('/v2/webhooks/test').set(...as).send({ webhook_id: id }),
       ]) {
         expectError(res, 404, 'resource_not_found');
       }
       const list = await t.http.get('/v2/webhooks').set(...as).expect(200);
       expect(list.body.data.map((webhook: { id: string }) => webhook.id)).not.toContain(id);
+    });
+
+    it('refuses a bad test trigger body', async () => {
+      const { id } = await newWebhook();
+      const bad = await t.http.post(`/v2/webhooks/${id}/test`).set(...bearer(owner)).send({ event_type: 'nope' });
+      expectError(bad, 400, 'validation_error');
+      expect(errorFields(bad)).toEqual(['event_type']);
+      const missing = await t.http.post('/v2/webhooks/test').set(...bearer(owner)).send({});
+      expectError(missing, 400, 'validation_error');
+      expect(errorFields(missing)).toEqual(['webhook_id']);
     });
 
     it('answers 404 to a malformed id', async () => {

@@ -7,6 +7,7 @@ import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { TestAnyWebhookDto, TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { CreatedWebhookView, DeliveryView, WebhookView } from './webhook.view';
 import { WebhooksService } from './webhooks.service';
@@ -27,6 +28,43 @@ export class WebhooksController {
   @ApiErrors(400, 401, 403, 429)
   create(@Auth() auth: AuthContext, @Body() body: CreateWebhookDto): Promise<CreatedWebhookView> {
     return this.webhooks.create(auth, body);
+  }
+
+  @Post('test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Trigger a test delivery (webhook id in the body)',
+    description: 'Queues one attempt of a sample event; never retried, never disables the webhook.',
+  })
+  @ApiDataResponse(DeliveryView, 202, 'The queued test delivery')
+  @ApiErrors(400, 401, 403, 404, 429)
+  testAny(@Auth() auth: AuthContext, @Body() body: TestAnyWebhookDto): Promise<DeliveryView> {
+    return this.webhooks.test(auth, body.webhook_id, body.event_type);
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Trigger a test delivery',
+    description: 'Queues one attempt of a sample event (default: the first subscribed kind); never retried, never disables the webhook.',
+  })
+  @ApiDataResponse(DeliveryView, 202, 'The queued test delivery')
+  @ApiErrors(400, 401, 403, 404, 429)
+  test(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: TestWebhookDto): Promise<DeliveryView> {
+    return this.webhooks.test(auth, id, body.event_type);
+  }
+
+  @Post(':id/deliveries/:deliveryId/retry')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a delivery again', description: 'Queues one more attempt.' })
+  @ApiDataResponse(DeliveryView, 202, 'The delivery, pending again')
+  @ApiErrors(401, 403, 404, 429)
+  retry(
+    @Auth() auth: AuthContext,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<DeliveryView> {
+    return this.webhooks.retry(auth, id, deliveryId);
   }
 
   @Get()

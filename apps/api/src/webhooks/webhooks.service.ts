@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bullmq';
 import {
   AuthContext,
   findRefusedAddress,
@@ -7,13 +9,16 @@ import {
   newId,
   offsetMeta,
   Paginated,
+  EventKind,
   ResourceNotFoundError,
   ValidationError,
 } from '@app/common';
 import { AppConfig } from '@app/config';
-import { WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
+import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { sampleEvent } from './sample-event';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { CreatedWebhookView, DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
 
@@ -31,6 +36,7 @@ export class WebhooksService {
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly config: AppConfig,
+    @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
   ) {}
 
   async create(auth: AuthContext, input: CreateWebhookDto): Promise<CreatedWebhookView> {
@@ -88,6 +94,32 @@ export class WebhooksService {
     const webhook = await this.owned(auth, id);
     const delivery = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
     if (!delivery) throw new ResourceNotFoundError('Delivery', deliveryId);
+    return toDeliveryView(delivery);
+  }
+
+  /** Queues one attempt of a sample event (default: the first kind subscribed); never retried, never disabling. */
+  async test(auth: AuthContext, id: string, eventType: EventKind | undefined): Promise<DeliveryView> {
+    const webhook = await this.owned(auth, id);
+    const event = sampleEvent(eventType ?? webhook.events[0]);
+    const delivery = await this.deliveries.insertTest({
+      webhookId: webhook.id,
+      eventId: event.id,
+      eventType: event.type,
+      body: JSON.stringify(event),
+    });
+    return this.enqueue(delivery);
+  }
+
+  /** Sends a delivery once more, whatever its status; a failure does not restart the schedule. */
+  async retry(auth: AuthContext, id: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.owned(auth, id);
+    const found = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
+    if (!found) throw new ResourceNotFoundError('Delivery', deliveryId);
+    return this.enqueue(await this.deliveries.reopen(found.id));
+  }
+
+  private async enqueue(delivery: WebhookDeliveryEntity): Promise<DeliveryView> {
+    await this.queue.add('deliver', { deliveryId: delivery.id }, { jobId: `${delivery.id}-${delivery.attempts.length + 1}` });
     return toDeliveryView(delivery);
   }
 

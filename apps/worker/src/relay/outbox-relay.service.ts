@@ -13,10 +13,10 @@ const BATCH_SIZE = 200;
 /**
  * Moves committed events to delivery jobs: claims a batch of unpublished events (SKIP LOCKED,
  * so replicas take different batches), creates one delivery per matching enabled webhook,
- * queues one job per delivery, and only then marks the events published, in the same
- * transaction. If Redis is down, the transaction rolls back and the events wait for the next
- * pass; if the process dies after queueing, the events are relayed again into the same
- * deliveries and the same job ids, which BullMQ ignores.
+ * queues one job per delivery, and only then marks the events published. If Redis is down,
+ * the events stay unpublished and wait for the next pass; if the process dies after queueing,
+ * the events are relayed again into the same deliveries and the same job ids, which BullMQ
+ * ignores (and a delivery no longer pending is skipped by the processor).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -60,13 +60,16 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /** Relays one batch; returns how many events it claimed. */
+  /**
+   * Relays one batch; returns how many events it claimed. The deliveries are committed before
+   * their jobs are queued (a job must find its row), and the events are marked published
+   * only after the jobs exist.
+   */
   async relayBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const claimed = await this.events.claimUnpublished(manager, BATCH_SIZE);
-      if (claimed.length === 0) return 0;
-      const byId = new Map(claimed.map((event) => [event.id, event]));
-      const targets = await this.webhooks.matchEvents(manager, claimed);
+    const { claimed, deliveryIds } = await this.dataSource.transaction(async (manager) => {
+      const events = await this.events.claimUnpublished(manager, BATCH_SIZE);
+      const byId = new Map(events.map((event) => [event.id, event]));
+      const targets = await this.webhooks.matchEvents(manager, events);
       const ids = await this.deliveries.insertMissing(
         manager,
         targets.map((target) => {
@@ -76,17 +79,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           return { ...target, eventType: payload.type, body: JSON.stringify(payload), test: false };
         }),
       );
-      const jobs = [...ids.values()].map((deliveryId) => ({
-        name: 'deliver',
-        data: { deliveryId },
-        opts: { jobId: deliveryJobId(deliveryId, 1) },
-      }));
-      if (jobs.length > 0) await this.queue.addBulk(jobs);
-      await this.events.markPublished(
-        manager,
-        claimed.map((event) => event.id),
-      );
-      return claimed.length;
+      return { claimed: events.map((event) => event.id), deliveryIds: [...ids.values()] };
     });
+    if (claimed.length === 0) return 0;
+    if (deliveryIds.length > 0) {
+      await this.queue.addBulk(
+        deliveryIds.map((deliveryId) => ({ name: 'deliver', data: { deliveryId }, opts: { jobId: deliveryJobId(deliveryId, 1) } })),
+      );
+    }
+    await this.dataSource.transaction((manager) => this.events.markPublished(manager, claimed));
+    return claimed.length;
   }
 }
