@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
+import { EventsModule } from './events/events.module';
 import { ErrorRenderingModule } from './common/filters/error-rendering.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { BodyParserMiddleware } from './common/middleware/body-parser.middleware';
@@ -15,9 +16,10 @@ import { SessionModule } from './session/session.module';
 import { AdminUsersModule } from './users/admin-users.module';
 import { UsersModule } from './users/users.module';
 import { REQUEST_PIPELINE } from './request-pipeline';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, OrganizationsModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, OrganizationsModule, WebhooksModule, EventsModule],
   providers: REQUEST_PIPELINE,
 })
 export class AppModule implements NestModule {

@@ -5,11 +5,13 @@ import { logDestination, logLineOptions } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
+import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { JobDrain } from './job-drain.service';
+import { OutboxRelay } from './relay/outbox-relay.service';
 import { WorkerHeartbeat } from './worker-heartbeat.service';
 
 /** One `@Processor(<queue>)` class per queue, each in its own `<job>.processor.ts`. */
-const PROCESSORS: Provider[] = [];
+const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
 
 /** The worker: BullMQ consumers on the API's database and Redis, without an HTTP server. */
 @Module({
@@ -25,6 +27,6 @@ const PROCESSORS: Provider[] = [];
     QueueModule,
     DiscoveryModule,
   ],
-  providers: [...PROCESSORS, WorkerHeartbeat, JobDrain],
+  providers: [...PROCESSORS, OutboxRelay, WorkerHeartbeat, JobDrain],
 })
 export class WorkerModule {}

@@ -3,3 +3,5 @@ export * from './errors';
 export * from './ids';
 export * from './pagination';
 export * from './log-line-options';
+export * from './event-kinds';
+export * from './webhook-target';

@@ -109,6 +109,35 @@ export class AppConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * `true` lets webhooks target loopback and private addresses: local development and tests
+   * only, since otherwise a webhook could probe the service's own network (decisions 11).
+   */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+
+  /**
+   * Delay before each delivery attempt, counted from the previous failure (decisions 11):
+   * one entry per attempt; tests shorten it to milliseconds.
+   */
+  @IsString()
+  @Matches(/^\d+(,\d+)*$/, { message: 'must be comma-separated milliseconds, e.g. 0,60000,300000,1800000,7200000' })
+  WEBHOOK_RETRY_SCHEDULE_MS = '0,60000,300000,1800000,7200000';
+
+  /** Deliveries one worker sends at once. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOK_DELIVERY_CONCURRENCY = 20;
+
+  /** How often the outbox relay looks for committed, unpublished events. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60000)
+  WEBHOOK_RELAY_INTERVAL_MS = 250;
+
   /** A dependency that answers slower than these is reported as 503, not waited on (fail fast). */
   @TimeoutMs()
   DATABASE_CONNECT_TIMEOUT_MS = 2000;
@@ -135,6 +164,14 @@ export class AppConfig {
       this.RATE_LIMIT_PLAN_LIMITS.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
     );
     return limits as Record<Plan, number>;
+  }
+
+  get allowPrivateWebhookTargets(): boolean {
+    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
+
+  get webhookRetrySchedule(): number[] {
+    return this.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
   }
 
   get isProduction(): boolean {

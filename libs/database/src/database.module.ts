@@ -10,9 +10,21 @@ import { OrganizationRepository } from './repositories/organization.repository';
 import { RefreshTokenRepository } from './repositories/refresh-token.repository';
 import { ResourceRepository } from './repositories/resource.repository';
 import { UserRepository } from './repositories/user.repository';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+import { WebhookRepository } from './repositories/webhook.repository';
 import { ENTITIES } from './entities';
 
-const REPOSITORIES = [EventRepository, UserRepository, RefreshTokenRepository, ApiKeyRepository, LegacyTokenRepository, ResourceRepository, OrganizationRepository];
+const REPOSITORIES = [
+  EventRepository,
+  UserRepository,
+  RefreshTokenRepository,
+  ApiKeyRepository,
+  LegacyTokenRepository,
+  ResourceRepository,
+  OrganizationRepository,
+  WebhookRepository,
+  WebhookDeliveryRepository,
+];
 
 /** PostgreSQL through TypeORM, Redis, and the repositories every module shares. */
 @Global()

@@ -11,3 +11,5 @@ export * from './repositories/organization.repository';
 export * from './repositories/refresh-token.repository';
 export * from './repositories/resource.repository';
 export * from './repositories/user.repository';
+export * from './repositories/webhook.repository';
+export * from './repositories/webhook-delivery.repository';

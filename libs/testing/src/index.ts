@@ -3,3 +3,4 @@ export * from './source-process';
 export * from './error-assertions';
 export * from './private-servers';
 export * from './built-api';
+export * from './https-receiver';

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   AppError,
   AuthContext,
+  EventKind,
   FieldProblem,
   InsufficientPermissionsError,
   isId,
@@ -67,7 +68,7 @@ function notFound(id: string): ResourceNotFoundError {
   return new ResourceNotFoundError('Resource', id);
 }
 
-function resourceEvent(type: string, record: ResourceRecord, previousData: Record<string, unknown> | null): NewEvent {
+function resourceEvent(type: EventKind, record: ResourceRecord, previousData: Record<string, unknown> | null): NewEvent {
   return {
     type,
     object: { ...toResourceView(record) },

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { ConflictError } from '@app/common';
-import { NewEvent, UserEntity, UserRepository } from '@app/database';
+import { EventRepository, NewEvent, UserEntity, UserRepository } from '@app/database';
 import { PasswordHasher } from '../auth/password-hasher';
 import { UsersService } from './users.service';
 
@@ -45,7 +45,7 @@ function setup(stored: UserEntity = userEntity()) {
   const service = new UsersService(
     dataSource as unknown as DataSource,
     users as unknown as UserRepository,
-    events,
+    events as unknown as EventRepository,
     hasher as unknown as PasswordHasher,
   );
   return { service, users, appended, hasher };

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { EventKind, EventPayload } from '@app/common';
 
 /**
  * One row per change, written in the transaction of the change (transactional outbox).
@@ -30,4 +31,15 @@ export class EventEntity {
 
   @Column('timestamptz', { name: 'published_at', nullable: true })
   publishedAt: Date | null;
+}
+
+/** The public form of an event: what `GET /events` shows and what a webhook receives. */
+export function toEventPayload(event: EventEntity): EventPayload {
+  return {
+    id: event.id,
+    type: event.type as EventKind,
+    created_at: event.createdAt.toISOString(),
+    data: event.data as EventPayload['data'],
+    previous_data: event.previousData,
+  };
 }

@@ -2,6 +2,7 @@ import { CreateAccounts1763700000000 } from './1763700000000-CreateAccounts';
 import { CreateCredentials1763700500000 } from './1763700500000-CreateCredentials';
 import { CreateResources1763710000000 } from './1763710000000-CreateResources';
 import { CreateOrganizations1763720000000 } from './1763720000000-CreateOrganizations';
+import { CreateWebhooks1763730000000 } from './1763730000000-CreateWebhooks';
 
 /** Every migration in order; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   CreateCredentials1763700500000,
   CreateResources1763710000000,
   CreateOrganizations1763720000000,
+  CreateWebhooks1763730000000,
 ];

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
+import { EventsController } from './events.controller';
+import { EventsService } from './events.service';
+
+/** The event log, read through the visibility rule shared with webhook delivery. */
+@Module({
+  controllers: [EventsController],
+  providers: [EventsService, SignedCursorCodec],
+})
+export class EventsModule {}

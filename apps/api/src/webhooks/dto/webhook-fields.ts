@@ -1,0 +1,57 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { EVENT_KINDS } from '@app/common';
+
+/** `url`: https only (decisions 11); private addresses are refused by the service. */
+export function WebhookUrlField(required: boolean): PropertyDecorator {
+  const doc = { format: 'uri', pattern: '^https://', maxLength: 2048, example: 'https://hooks.example.com/rms' };
+  return applyDecorators(
+    required ? ApiProperty(doc) : ApiPropertyOptional(doc),
+    ...(required ? [] : [IsOptional()]),
+    IsString({ message: 'must be a string' }),
+    MaxLength(2048, { message: 'must be at most 2048 characters' }),
+    IsUrl(
+      { protocols: ['https'], require_protocol: true, require_tld: false, require_valid_protocol: true },
+      { message: 'must be an https:// URL' },
+    ),
+  );
+}
+
+/** `events`: a non-empty set of known event kinds. */
+export function WebhookEventsField(required: boolean): PropertyDecorator {
+  const doc = { enum: [...EVENT_KINDS], isArray: true, minItems: 1, uniqueItems: true, example: ['resource.created'] };
+  return applyDecorators(
+    required ? ApiProperty(doc) : ApiPropertyOptional(doc),
+    ...(required ? [] : [IsOptional()]),
+    IsArray({ message: 'must be an array of event kinds' }),
+    ArrayNotEmpty({ message: 'must name at least one event kind' }),
+    ArrayUnique({ message: 'must not repeat an event kind' }),
+    IsIn(EVENT_KINDS, { each: true, message: `must contain only known event kinds: ${EVENT_KINDS.join(', ')}` }),
+  );
+}
+
+/** `secret`: write-only, at least 16 characters. */
+export function WebhookSecretField(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      minLength: 16,
+      maxLength: 256,
+      writeOnly: true,
+      description: 'Signing secret; generated as `whsec_...` when omitted and returned once.',
+    }),
+    IsOptional(),
+    IsString({ message: 'must be a string' }),
+    Length(16, 256, { message: 'must be 16-256 characters' }),
+  );
+}
+
+/** `description`: optional free text, null clears it. */
+export function WebhookDescriptionField(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 }),
+    IsOptional(),
+    IsString({ message: 'must be a string' }),
+    MaxLength(500, { message: 'must be at most 500 characters' }),
+  );
+}

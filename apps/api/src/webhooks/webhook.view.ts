@@ -1,0 +1,108 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { EVENT_KINDS, EventKind } from '@app/common';
+import type { DeliveryAttempt, WebhookDeliveryEntity, WebhookEntity } from '@app/database';
+
+export class WebhookView {
+  @ApiProperty({ example: 'wh_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  id: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://hooks.example.com/rms' })
+  url: string;
+
+  @ApiProperty({ enum: [...EVENT_KINDS], isArray: true })
+  events: EventKind[];
+
+  @ApiProperty({ enum: ['enabled', 'disabled'] })
+  status: 'enabled' | 'disabled';
+
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Why deliveries stopped, while disabled.' })
+  disabled_reason: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class CreatedWebhookView extends WebhookView {
+  @ApiProperty({ description: 'The signing secret, shown only in this response.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  secret: string;
+}
+
+export class DeliveryAttemptView {
+  @ApiProperty({ format: 'date-time' })
+  attempted_at: string;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  status_code: number | null;
+
+  @ApiProperty({ type: 'integer' })
+  duration_ms: number;
+
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The first KiB of the response body.' })
+  response_body: string | null;
+}
+
+export class DeliveryView {
+  @ApiProperty({ example: 'dlv_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  id: string;
+
+  @ApiProperty()
+  webhook_id: string;
+
+  @ApiProperty()
+  event_id: string;
+
+  @ApiProperty({ enum: [...EVENT_KINDS] })
+  event_type: EventKind;
+
+  @ApiProperty({ enum: ['pending', 'succeeded', 'failed'] })
+  status: 'pending' | 'succeeded' | 'failed';
+
+  @ApiProperty({ type: [DeliveryAttemptView] })
+  attempts: DeliveryAttempt[];
+
+  @ApiProperty({ format: 'date-time', type: String, nullable: true })
+  next_attempt_at: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+/** The public form of a webhook: never its secret. */
+export function toWebhookView(webhook: WebhookEntity): WebhookView {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    status: webhook.status,
+    description: webhook.description,
+    disabled_reason: webhook.disabledReason,
+    created_at: webhook.createdAt.toISOString(),
+    updated_at: webhook.updatedAt.toISOString(),
+  };
+}
+
+export function toDeliveryView(delivery: WebhookDeliveryEntity): DeliveryView {
+  return {
+    id: delivery.id,
+    webhook_id: delivery.webhookId,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    next_attempt_at: delivery.nextAttemptAt ? delivery.nextAttemptAt.toISOString() : null,
+    created_at: delivery.createdAt.toISOString(),
+    updated_at: delivery.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { QueueModule } from '@app/queue';
+import { WebhooksController } from './webhooks.controller';
+import { WebhooksService } from './webhooks.service';
+
+/** Webhook registrations and their deliveries. */
+@Module({
+  imports: [QueueModule],
+  controllers: [WebhooksController],
+  providers: [WebhooksService],
+})
+export class WebhooksModule {}

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import {
+  AuthContext,
+  findRefusedAddress,
+  isId,
+  newId,
+  offsetMeta,
+  Paginated,
+  EventKind,
+  ResourceNotFoundError,
+  ValidationError,
+} from '@app/common';
+import { AppConfig } from '@app/config';
+import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
+import { OffsetPageQuery } from '../common/pagination/offset-page.query';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { sampleEvent } from './sample-event';
+import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import { CreatedWebhookView, DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
+
+const DEFAULT_PER_PAGE = 20;
+
+/** A Standard Webhooks style secret: `whsec_` and the base64 of 24 random bytes. */
+function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** Webhooks belong to their maker: every read and write is narrowed to the caller's own. */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly config: AppConfig,
+    @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
+  ) {}
+
+  async create(auth: AuthContext, input: CreateWebhookDto): Promise<CreatedWebhookView> {
+    await this.assertReachableTarget(input.url);
+    const secret = input.secret ?? newWebhookSecret();
+    const webhook = await this.webhooks.insert({
+      id: newId('wh'),
+      ownerId: auth.userId,
+      url: input.url,
+      events: input.events,
+      secret,
+      description: input.description ?? null,
+    });
+    return { ...toWebhookView(webhook), secret };
+  }
+
+  async list(auth: AuthContext, query: OffsetPageQuery, basePath: string): Promise<Paginated<WebhookView>> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const [webhooks, total] = await this.webhooks.listOwned(auth.userId, (page - 1) * perPage, perPage);
+    return new Paginated(webhooks.map(toWebhookView), { ...offsetMeta(basePath, {}, page, perPage, total) });
+  }
+
+  async get(auth: AuthContext, id: string): Promise<WebhookView> {
+    return toWebhookView(await this.owned(auth, id));
+  }
+
+  async update(auth: AuthContext, id: string, input: UpdateWebhookDto): Promise<WebhookView> {
+    if (input.url !== undefined) await this.assertReachableTarget(input.url);
+    const updated = isId('wh', id) ? await this.webhooks.update(auth.userId, id, input) : null;
+    if (!updated) throw new ResourceNotFoundError('Webhook', id);
+    return toWebhookView(updated);
+  }
+
+  async remove(auth: AuthContext, id: string): Promise<void> {
+    if (!isId('wh', id) || !(await this.webhooks.delete(auth.userId, id))) {
+      throw new ResourceNotFoundError('Webhook', id);
+    }
+  }
+
+  async listDeliveries(
+    auth: AuthContext,
+    id: string,
+    query: OffsetPageQuery,
+    basePath: string,
+  ): Promise<Paginated<DeliveryView>> {
+    const webhook = await this.owned(auth, id);
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const [deliveries, total] = await this.deliveries.list(webhook.id, (page - 1) * perPage, perPage);
+    return new Paginated(deliveries.map(toDeliveryView), { ...offsetMeta(basePath, {}, page, perPage, total) });
+  }
+
+  async getDelivery(auth: AuthContext, id: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.owned(auth, id);
+    const delivery = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
+    if (!delivery) throw new ResourceNotFoundError('Delivery', deliveryId);
+    return toDeliveryView(delivery);
+  }
+
+  /** Queues one attempt of a sample event (default: the first kind subscribed); never retried, never disabling. */
+  async test(auth: AuthContext, id: string, eventType: EventKind | undefined): Promise<DeliveryView> {
+    const webhook = await this.owned(auth, id);
+    const event = sampleEvent(eventType ?? webhook.events[0]);
+    const delivery = await this.deliveries.insertTest({
+      webhookId: webhook.id,
+      eventId: event.id,
+      eventType: event.type,
+      body: JSON.stringify(event),
+    });
+    return this.enqueue(delivery);
+  }
+
+  /** Sends a delivery once more, whatever its status; a failure does not restart the schedule. */
+  async retry(auth: AuthContext, id: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.owned(auth, id);
+    const found = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
+    if (!found) throw new ResourceNotFoundError('Delivery', deliveryId);
+    return this.enqueue(await this.deliveries.reopen(found.id));
+  }
+
+  private async enqueue(delivery: WebhookDeliveryEntity): Promise<DeliveryView> {
+    await this.queue.add('deliver', { deliveryId: delivery.id }, { jobId: `${delivery.id}-${delivery.attempts.length + 1}` });
+    return toDeliveryView(delivery);
+  }
+
+  /**
+   * Refuses a url whose host is, or resolves to, an address a webhook may not reach. The
+   * worker checks again at every connection, since DNS answers change.
+   */
+  private async assertReachableTarget(url: string): Promise<void> {
+    if (this.config.allowPrivateWebhookTargets) return;
+    const { hostname } = new URL(url);
+    let refused: string | null;
+    try {
+      refused = await findRefusedAddress(hostname);
+    } catch {
+      throw ValidationError.field('url', `must have a host that resolves; ${hostname} does not`);
+    }
+    if (refused) {
+      throw ValidationError.field('url', `must not target a loopback, private, link-local or metadata address (${hostname} is ${refused})`);
+    }
+  }
+
+  /** One of the caller's webhooks; another user's is as unknown as a missing one. */
+  private async owned(auth: AuthContext, id: string): Promise<WebhookEntity> {
+    const webhook = isId('wh', id) ? await this.webhooks.findOwned(auth.userId, id) : null;
+    if (!webhook) throw new ResourceNotFoundError('Webhook', id);
+    return webhook;
+  }
+}

@@ -1,0 +1,88 @@
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, OnModuleInit } from '@nestjs/common';
+import type { Job, Queue } from 'bullmq';
+import { AppConfig } from '@app/config';
+import { WebhookDeliveryRepository, WebhookRepository } from '@app/database';
+import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { sendWebhook } from './webhook-sender';
+import { signatureHeaders } from './webhook-signature';
+
+/** 2xx within this time is success (decisions 11). */
+const DELIVERY_TIMEOUT_MS = 5000;
+/** The receiver asked never to be called again. */
+const GONE = 410;
+
+/** The BullMQ job id of one attempt: a second enqueue of the same attempt is a no-op. */
+export function deliveryJobId(deliveryId: string, attempt: number): string {
+  return `${deliveryId}-${attempt}`;
+}
+
+/**
+ * Sends one attempt of a delivery and schedules the next one as a delayed job. The delivery
+ * row, not BullMQ, holds the attempt count, so a job repeated after a crash sends at most one
+ * extra attempt and never skips the schedule.
+ */
+@Processor(WEBHOOK_DELIVERIES_QUEUE)
+export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit {
+  private readonly logger = new Logger(WebhookDeliveryProcessor.name);
+  private readonly schedule: number[];
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
+  ) {
+    super();
+    this.schedule = config.webhookRetrySchedule;
+  }
+
+  onModuleInit(): void {
+    this.worker.concurrency = this.config.WEBHOOK_DELIVERY_CONCURRENCY;
+  }
+
+  async process(job: Job<WebhookDeliveryJob>): Promise<void> {
+    const delivery = await this.deliveries.findById(job.data.deliveryId);
+    if (!delivery || delivery.status !== 'pending') return;
+    const webhook = await this.webhooks.findWithSecret(delivery.webhookId);
+    if (!webhook || (webhook.status === 'disabled' && !delivery.test)) return;
+
+    const headers = signatureHeaders(
+      webhook.secret,
+      { id: delivery.eventId, type: delivery.eventType },
+      delivery.body,
+      Math.floor(Date.now() / 1000),
+    );
+    const { succeeded, ...attempt } = await sendWebhook(webhook.url, delivery.body, headers, {
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      allowPrivateTargets: this.config.allowPrivateWebhookTargets,
+    });
+    const attemptNumber = delivery.attempts.length + 1;
+    if (succeeded) {
+      await this.deliveries.recordAttempt(delivery.id, attempt, 'succeeded', null);
+      return;
+    }
+    // Test deliveries make one attempt and never disable their webhook.
+    if (delivery.test) {
+      await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
+      return;
+    }
+    const gone = attempt.status_code === GONE;
+    if (gone || attemptNumber >= this.schedule.length) {
+      await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
+      const reason = gone
+        ? `The receiver answered 410 Gone to delivery ${delivery.id}.`
+        : `Delivery ${delivery.id} failed ${attemptNumber} times in a row; last: ${attempt.error ?? `HTTP ${attempt.status_code}`}.`;
+      await this.webhooks.disable(webhook.id, reason);
+      this.logger.warn({ webhookId: webhook.id, deliveryId: delivery.id }, 'webhook disabled');
+      return;
+    }
+    const delay = this.schedule[attemptNumber];
+    await this.deliveries.recordAttempt(delivery.id, attempt, 'pending', new Date(Date.now() + delay));
+    await this.queue.add(
+      'deliver',
+      { deliveryId: delivery.id },
+      { delay, jobId: deliveryJobId(delivery.id, attemptNumber + 1) },
+    );
+  }
+}

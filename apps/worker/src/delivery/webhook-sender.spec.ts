@@ -1,0 +1,99 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { HttpsReceiver, startHttpsReceiver } from '@app/testing';
+import { sendWebhook, SendOptions } from './webhook-sender';
+import { signatureHeaders } from './webhook-signature';
+
+/** Deliveries to a real HTTPS receiver on 127.0.0.1 with a certificate made for the run (decisions 11). */
+describe('sendWebhook', () => {
+  let receiver: HttpsReceiver;
+
+  beforeAll(async () => {
+    receiver = await startHttpsReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  const respond = (handler: (body: string, res: ServerResponse, headers: IncomingMessage['headers']) => void): void =>
+    receiver.respond((request, res) => handler(request.body, res, request.headers));
+  const options = (overrides: Partial<SendOptions> = {}): SendOptions => ({
+    timeoutMs: 5000,
+    allowPrivateTargets: true,
+    ca: receiver.cert,
+    ...overrides,
+  });
+  const url = () => `https://127.0.0.1:${receiver.port}/hook`;
+  const event = { id: 'evt_01M83J1BG441AVKTCT1S4B49EA', type: 'resource.created' };
+  const body = JSON.stringify({ id: event.id, type: event.type, data: { object: { name: 'é ✓' } }, previous_data: null });
+
+  it.each(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'a-plain-secret-of-some-length'])(
+    'signs the exact bytes; both signatures verify (secret %s)',
+    async (secret) => {
+      let received: { headers: IncomingMessage['headers']; body: string } | undefined;
+      respond((raw, res, requestHeaders) => {
+        received = { headers: requestHeaders, body: raw };
+        res.writeHead(200).end('ok');
+      });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const attempt = await sendWebhook(url(), body, signatureHeaders(secret, event, body, timestamp), options());
+      expect(attempt).toMatchObject({ succeeded: true, status_code: 200, error: null, response_body: 'ok' });
+      expect(received?.body).toBe(body);
+      const headers = received?.headers ?? {};
+      expect(headers['content-type']).toBe('application/json');
+      expect(headers['x-webhook-event-id']).toBe(event.id);
+      expect(headers['x-webhook-event-type']).toBe(event.type);
+      const expected = createHmac('sha256', secret).update(received?.body ?? '').digest();
+      const given = headers['x-webhook-signature'] as string;
+      expect(given).toMatch(/^[0-9a-f]{64}$/);
+      expect(timingSafeEqual(Buffer.from(given, 'hex'), expected)).toBe(true);
+      // An off-the-shelf Standard Webhooks verifier accepts it; it takes the raw secret as base64.
+      const verifierKey = secret.startsWith('whsec_') ? secret : Buffer.from(secret).toString('base64');
+      const verified = new Webhook(verifierKey).verify(received?.body ?? '', {
+        'webhook-id': headers['webhook-id'] as string,
+        'webhook-timestamp': headers['webhook-timestamp'] as string,
+        'webhook-signature': headers['webhook-signature'] as string,
+      });
+      expect(verified).toMatchObject({ id: event.id });
+    },
+  );
+
+  it('records a 500 with the first KiB of the body', async () => {
+    respond((_raw, res) => res.writeHead(500).end('x'.repeat(5000)));
+    const attempt = await sendWebhook(url(), body, {}, options());
+    expect(attempt).toMatchObject({ succeeded: false, status_code: 500, error: null });
+    expect(attempt.response_body).toHaveLength(1024);
+    expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('does not follow a redirect: a 302 is a failure', async () => {
+    let hits = 0;
+    respond((_raw, res) => {
+      hits += 1;
+      res.writeHead(302, { Location: `https://127.0.0.1:${receiver.port}/elsewhere` }).end();
+    });
+    const attempt = await sendWebhook(url(), body, {}, options());
+    expect(attempt).toMatchObject({ succeeded: false, status_code: 302 });
+    expect(hits).toBe(1);
+  });
+
+  it('gives up after the timeout and records why', async () => {
+    respond((_raw, res) => void setTimeout(() => res.writeHead(200).end(), 1500));
+    const attempt = await sendWebhook(url(), body, {}, options({ timeoutMs: 300 }));
+    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms' });
+  });
+
+  it('refuses private targets at connect time unless allowed', async () => {
+    respond((_raw, res) => res.writeHead(200).end());
+    const literal = await sendWebhook(url(), body, {}, options({ allowPrivateTargets: false }));
+    expect(literal).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/127\.0\.0\.1/) });
+    // A name is judged by the address it resolves to at connection time.
+    const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ allowPrivateTargets: false }));
+    expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/loopback/) });
+  });
+
+  it('records an untrusted certificate as an error', async () => {
+    respond((_raw, res) => res.writeHead(200).end());
+    const attempt = await sendWebhook(url(), body, {}, options({ ca: undefined }));
+    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.any(String) });
+  });
+});

@@ -1,0 +1,81 @@
+import { Agent, request } from 'node:https';
+import { isIP } from 'node:net';
+import { guardedLookup, isRefusedAddress, RefusedTargetError } from '@app/common';
+import type { DeliveryAttempt } from '@app/database';
+
+/** How much of a response body an attempt keeps. */
+const RESPONSE_BODY_LIMIT = 1024;
+
+export interface SendOptions {
+  /** 2xx within this time is success (5 seconds, decisions 11). */
+  timeoutMs: number;
+  /** Development and tests only: skip the refusal of private addresses. */
+  allowPrivateTargets: boolean;
+  /** Extra trusted certificates (tests' self-signed receiver). */
+  ca?: string | Buffer;
+}
+
+/**
+ * POSTs one delivery and describes the attempt; never throws. Redirects are not followed
+ * (a 3xx is a failure), and the address connected to is checked, not only the name.
+ */
+export async function sendWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<DeliveryAttempt & { succeeded: boolean }> {
+  const attemptedAt = new Date();
+  const started = process.hrtime.bigint();
+  const finish = (statusCode: number | null, error: string | null, responseBody: string | null) => ({
+    attempted_at: attemptedAt.toISOString(),
+    status_code: statusCode,
+    duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
+    error,
+    response_body: responseBody,
+    succeeded: statusCode !== null && statusCode >= 200 && statusCode < 300,
+  });
+  const target = new URL(url);
+  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  // Node connects to an IP literal without calling `lookup`, so literals are judged here.
+  if (!options.allowPrivateTargets && isIP(literal) && isRefusedAddress(literal)) {
+    return finish(null, new RefusedTargetError(literal, literal).message, null);
+  }
+  const agent = new Agent({ lookup: options.allowPrivateTargets ? undefined : guardedLookup, ca: options.ca, keepAlive: false });
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (statusCode: number | null, error: string | null, responseBody: string | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      agent.destroy();
+      resolve(finish(statusCode, error, responseBody));
+    };
+    const req = request(
+      target,
+      { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = (): void =>
+          settle(res.statusCode ?? null, null, Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'));
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= RESPONSE_BODY_LIMIT) {
+            done();
+            res.destroy();
+          }
+        });
+        res.on('end', done);
+        res.on('error', done);
+      },
+    );
+    const timer = setTimeout(() => {
+      settle(null, `no answer within ${options.timeoutMs} ms`, null);
+      req.destroy();
+    }, options.timeoutMs);
+    req.on('error', (error) => settle(null, error.message, null));
+    req.end(body);
+  });
+}

@@ -1,0 +1,93 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
+import { EventRepository, toEventPayload, WebhookDeliveryRepository, WebhookRepository } from '@app/database';
+import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { deliveryJobId } from '../delivery/webhook-delivery.processor';
+
+/** Events relayed per transaction. */
+const BATCH_SIZE = 200;
+
+/**
+ * Moves committed events to delivery jobs: claims a batch of unpublished events (SKIP LOCKED,
+ * so replicas take different batches), creates one delivery per matching enabled webhook,
+ * queues one job per delivery, and only then marks the events published. If Redis is down,
+ * the events stay unpublished and wait for the next pass; if the process dies after queueing,
+ * the events are relayed again into the same deliveries and the same job ids, which BullMQ
+ * ignores (and a delivery no longer pending is skipped by the processor).
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly events: EventRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.drain().finally(() => this.schedule(this.config.WEBHOOK_RELAY_INTERVAL_MS));
+    }, delay);
+  }
+
+  /** Relays batches until none is left; a failure is logged and retried on the next pass. */
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.relayBatch()) === BATCH_SIZE);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'outbox relay pass failed; retrying');
+    }
+  }
+
+  /**
+   * Relays one batch; returns how many events it claimed. The deliveries are committed before
+   * their jobs are queued (a job must find its row), and the events are marked published
+   * only after the jobs exist.
+   */
+  async relayBatch(): Promise<number> {
+    const { claimed, deliveryIds } = await this.dataSource.transaction(async (manager) => {
+      const events = await this.events.claimUnpublished(manager, BATCH_SIZE);
+      const byId = new Map(events.map((event) => [event.id, event]));
+      const targets = await this.webhooks.matchEvents(manager, events);
+      const ids = await this.deliveries.insertMissing(
+        manager,
+        targets.map((target) => {
+          const event = byId.get(target.eventId);
+          if (!event) throw new Error(`matched an unclaimed event ${target.eventId}`);
+          const payload = toEventPayload(event);
+          return { ...target, eventType: payload.type, body: JSON.stringify(payload), test: false };
+        }),
+      );
+      return { claimed: events.map((event) => event.id), deliveryIds: [...ids.values()] };
+    });
+    if (claimed.length === 0) return 0;
+    if (deliveryIds.length > 0) {
+      await this.queue.addBulk(
+        deliveryIds.map((deliveryId) => ({ name: 'deliver', data: { deliveryId }, opts: { jobId: deliveryJobId(deliveryId, 1) } })),
+      );
+    }
+    await this.dataSource.transaction((manager) => this.events.markPublished(manager, claimed));
+    return claimed.length;
+  }
+}

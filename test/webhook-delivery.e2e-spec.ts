@@ -1,0 +1,202 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import {
+  createTestApp,
+  createUser,
+  FROM_SOURCE,
+  HttpsReceiver,
+  PROJECT_ROOT,
+  startHttpsReceiver,
+  TestApp,
+  TestUser,
+} from './support';
+
+/**
+ * End to end: a change in the API, the worker's outbox relay and delivery processor (a real
+ * worker process), and a real HTTPS receiver on 127.0.0.1 (decisions 11).
+ */
+describe('webhook delivery', () => {
+  let t: TestApp;
+  let receiver: HttpsReceiver;
+  let worker: ChildProcess;
+  let owner: TestUser;
+
+  const bearer = (): [string, string] => ['Authorization', `Bearer ${owner.accessToken}`];
+
+  beforeAll(async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    receiver = await startHttpsReceiver();
+    t = await createTestApp();
+    owner = await createUser(t.http);
+    worker = spawn(process.execPath, [...FROM_SOURCE, 'apps/worker/src/main.ts'], {
+      cwd: PROJECT_ROOT,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        NODE_EXTRA_CA_CERTS: receiver.certFile,
+        WEBHOOK_RETRY_SCHEDULE_MS: '0,20,20,20,20',
+        WEBHOOK_RELAY_INTERVAL_MS: '50',
+      },
+    });
+  }, 60000);
+
+  afterAll(async () => {
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await exited;
+    await t.close();
+    await receiver.close();
+  });
+
+  async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async function newWebhook(path: string, events: string[]): Promise<{ id: string; secret: string }> {
+    const res = await t.http
+      .post('/v2/webhooks')
+      .set(...bearer())
+      .send({ url: `https://127.0.0.1:${receiver.port}${path}`, events })
+      .expect(201);
+    return res.body.data;
+  }
+
+  const flakyCalls = new Map<string, number>();
+
+  beforeAll(() => {
+    // /ok answers 200, /flaky 500 once per event then 200, /fail always 500, /gone 410.
+    receiver.respond((request, res) => {
+      const eventId = String(request.headers['x-webhook-event-id']);
+      if (request.url === '/flaky') {
+        const calls = (flakyCalls.get(eventId) ?? 0) + 1;
+        flakyCalls.set(eventId, calls);
+        res.writeHead(calls === 1 ? 500 : 200).end();
+      } else if (request.url === '/fail') res.writeHead(500).end('down');
+      else if (request.url === '/gone') res.writeHead(410).end();
+      else res.writeHead(200).end('ok');
+    });
+  });
+
+  async function webhook(id: string): Promise<{ status: string; disabled_reason: string | null }> {
+    return (await t.http.get(`/v2/webhooks/${id}`).set(...bearer()).expect(200)).body.data;
+  }
+
+  async function deliveries(webhookId: string): Promise<{ status: string; attempts: { status_code: number | null }[] }[]> {
+    return (await t.http.get(`/v2/webhooks/${webhookId}/deliveries`).set(...bearer()).expect(200)).body.data;
+  }
+
+  it('delivers resource events signed, with previous_data on update, verifiable by both schemes', async () => {
+    const hook = await newWebhook('/ok', ['resource.created', 'resource.updated', 'resource.deleted']);
+    const before = receiver.received.length;
+    const created = await t.http.post('/v2/resources').set(...bearer()).send({ name: 'first' }).expect(201);
+    const id = created.body.data.id as string;
+    await t.http.patch(`/v2/resources/${id}`).set(...bearer()).send({ name: 'second' }).expect(200);
+    await t.http.delete(`/v2/resources/${id}`).set(...bearer()).expect(204);
+    const got = await until(() => {
+      const mine = receiver.received.slice(before).filter((request) => request.body.includes(id));
+      return Promise.resolve(mine.length >= 3 ? mine : undefined);
+    });
+    const byType = new Map(got.map((request) => [request.headers['x-webhook-event-type'], request]));
+    expect([...byType.keys()].sort()).toEqual(['resource.created', 'resource.deleted', 'resource.updated']);
+    for (const request of got) {
+      const hex = createHmac('sha256', hook.secret).update(request.body).digest('hex');
+      expect(request.headers['x-webhook-signature']).toBe(hex);
+      const payload = new Webhook(hook.secret).verify(request.body, {
+        'webhook-id': request.headers['webhook-id'] as string,
+        'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+        'webhook-signature': request.headers['webhook-signature'] as string,
+      }) as { id: string; type: string };
+      expect(payload.id).toBe(request.headers['x-webhook-event-id']);
+    }
+    const updated = JSON.parse(byType.get('resource.updated')?.body ?? '{}');
+    expect(updated).toMatchObject({ type: 'resource.updated', data: { object: { id, name: 'second' } } });
+    expect(updated.previous_data).toMatchObject({ name: 'first' });
+    expect(JSON.parse(byType.get('resource.created')?.body ?? '{}').previous_data).toBeNull();
+    const listed = await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows.length === 3 && rows.every((row) => row.status === 'succeeded') ? rows : undefined;
+    });
+    expect(listed.every((row) => row.attempts.length === 1 && row.attempts[0].status_code === 200)).toBe(true);
+  });
+
+  it('retries a 500 and then succeeds', async () => {
+    const hook = await newWebhook('/flaky', ['resource.created']);
+    await t.http.post('/v2/resources').set(...bearer()).send({ name: 'flaky' }).expect(201);
+    const [row] = await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    });
+    expect(row.attempts.map((attempt) => attempt.status_code)).toEqual([500, 200]);
+  });
+
+  it('gives up after five failures, disables the webhook, and delivers again once re-enabled', async () => {
+    const hook = await newWebhook('/fail', ['resource.created']);
+    await t.http.post('/v2/resources').set(...bearer()).send({ name: 'doomed' }).expect(201);
+    const [row] = await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(row.attempts.map((attempt) => attempt.status_code)).toEqual([500, 500, 500, 500, 500]);
+    const disabled = await until(async () => {
+      const current = await webhook(hook.id);
+      return current.status === 'disabled' ? current : undefined;
+    });
+    expect(disabled.disabled_reason).toMatch(/failed 5 times/);
+
+    await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ status: 'enabled', url: `https://127.0.0.1:${receiver.port}/ok` }).expect(200);
+    await t.http.post('/v2/resources').set(...bearer()).send({ name: 'revived' }).expect(201);
+    await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows.some((candidate) => candidate.status === 'succeeded') ? rows : undefined;
+    });
+  });
+
+  it('disables a webhook at once on 410', async () => {
+    const hook = await newWebhook('/gone', ['resource.created']);
+    await t.http.post('/v2/resources').set(...bearer()).send({ name: 'gone' }).expect(201);
+    const [row] = await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(row.attempts).toHaveLength(1);
+    expect(await webhook(hook.id)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringMatching(/410/) });
+  });
+
+  it('test triggers send one sample attempt, never retried, never disabling', async () => {
+    const ok = await newWebhook('/ok', ['payment.succeeded']);
+    const first = await t.http.post(`/v2/webhooks/${ok.id}/test`).set(...bearer()).send({}).expect(202);
+    expect(first.body.data).toMatchObject({ webhook_id: ok.id, event_type: 'payment.succeeded', status: 'pending', attempts: [] });
+    const failing = await newWebhook('/fail', ['resource.created']);
+    const second = await t.http
+      .post('/v2/webhooks/test')
+      .set(...bearer())
+      .send({ webhook_id: failing.id, event_type: 'payment.failed' })
+      .expect(202);
+    expect(second.body.data.event_type).toBe('payment.failed');
+    const read = (webhookId: string, deliveryId: string) =>
+      t.http.get(`/v2/webhooks/${webhookId}/deliveries/${deliveryId}`).set(...bearer()).expect(200);
+    await until(async () => ((await read(ok.id, first.body.data.id)).body.data.status === 'succeeded' ? true : undefined));
+    const failed = await until(async () => {
+      const res = await read(failing.id, second.body.data.id);
+      return res.body.data.status === 'failed' ? res.body.data : undefined;
+    });
+    expect(failed.attempts).toHaveLength(1);
+    expect(await webhook(failing.id)).toMatchObject({ status: 'enabled' });
+    const sample = receiver.received.find((request) => request.headers['x-webhook-event-id'] === first.body.data.event_id);
+    expect(JSON.parse(sample?.body ?? '{}').data.object).toMatchObject({ object: 'payment', status: 'succeeded', amount: expect.any(Number) });
+
+    const retried = await t.http
+      .post(`/v2/webhooks/${failing.id}/deliveries/${second.body.data.id}/retry`)
+      .set(...bearer())
+      .expect(202);
+    expect(retried.body.data.status).toBe('pending');
+    await until(async () => ((await read(failing.id, second.body.data.id)).body.data.attempts.length === 2 ? true : undefined));
+  });
+});

@@ -1,0 +1,147 @@
+import { DataSource } from 'typeorm';
+import { newId } from '@app/common';
+import {
+  deliveryKey,
+  EventRepository,
+  WebhookDeliveryRepository,
+  WebhookRepository,
+} from '@app/database';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
+
+/** The webhook schema and its repositories on the real database (decisions 11). */
+describe('webhook and event repositories', () => {
+  let testApp: TestApp;
+  let dataSource: DataSource;
+  let events: EventRepository;
+  let webhooks: WebhookRepository;
+  let deliveries: WebhookDeliveryRepository;
+  let owner: TestUser;
+  let other: TestUser;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    dataSource = testApp.app.get(DataSource);
+    events = testApp.app.get(EventRepository);
+    webhooks = testApp.app.get(WebhookRepository);
+    deliveries = testApp.app.get(WebhookDeliveryRepository);
+    owner = await createUser(testApp.http);
+    other = await createUser(testApp.http);
+    admin = await createUser(testApp.http, { app: testApp.app, role: 'admin' });
+    // Earlier events (registrations) are not this suite's concern.
+    await dataSource.query('UPDATE events SET published_at = now()');
+  });
+
+  afterAll(() => testApp.close());
+
+  function newWebhook(ownerId: string, subscribed: ('user.updated' | 'resource.created')[]) {
+    return webhooks.insert({
+      id: newId('wh'),
+      ownerId,
+      url: 'https://hooks.example.com/in',
+      events: subscribed,
+      secret: 'a-secret-of-sixteen+',
+      description: null,
+    });
+  }
+
+  it('keeps the secret out of ordinary reads', async () => {
+    const created = await newWebhook(owner.id, ['user.updated']);
+    expect(created).toMatchObject({ status: 'enabled', disabledReason: null, events: ['user.updated'] });
+    expect(created.secret).toBeUndefined();
+    expect(await webhooks.findOwned(other.id, created.id)).toBeNull();
+    expect((await webhooks.findWithSecret(created.id))?.secret).toBe('a-secret-of-sixteen+');
+    await webhooks.disable(created.id, 'gave up');
+    expect(await webhooks.findOwned(owner.id, created.id)).toMatchObject({ status: 'disabled', disabledReason: 'gave up' });
+    expect(await webhooks.update(owner.id, created.id, { status: 'enabled' })).toMatchObject({
+      status: 'enabled',
+      disabledReason: null,
+    });
+    expect(await webhooks.update(other.id, created.id, { status: 'disabled' })).toBeNull();
+    expect(await webhooks.delete(other.id, created.id)).toBe(false);
+    expect(await webhooks.delete(owner.id, created.id)).toBe(true);
+  });
+
+  it('matches events to the enabled webhooks whose owner may see them, and relays each pair once', async () => {
+    const ownerHook = await newWebhook(owner.id, ['user.updated']);
+    const otherHook = await newWebhook(other.id, ['user.updated']);
+    const adminHook = await newWebhook(admin.id, ['user.updated']);
+    const unsubscribed = await newWebhook(admin.id, ['resource.created']);
+    await dataSource.transaction((manager) =>
+      events.append(manager, [{ type: 'user.updated', object: { id: owner.id }, ownerId: owner.id }]),
+    );
+
+    const relay = () =>
+      dataSource.transaction(async (manager) => {
+        const claimed = await events.claimUnpublished(manager, 100);
+        const targets = await webhooks.matchEvents(manager, claimed);
+        const ids = await deliveries.insertMissing(
+          manager,
+          targets.map((target) => ({
+            ...target,
+            eventType: 'user.updated' as const,
+            body: '{}',
+            test: false,
+          })),
+        );
+        return { claimed, targets, ids };
+      });
+    const first = await relay();
+    expect(first.claimed).toHaveLength(1);
+    const eventId = first.claimed[0].id;
+    expect(first.targets.map((target) => target.webhookId).sort()).toEqual([ownerHook.id, adminHook.id].sort());
+    expect(first.targets.map((target) => target.webhookId)).not.toContain(otherHook.id);
+    expect(first.targets.map((target) => target.webhookId)).not.toContain(unsubscribed.id);
+
+    // Relaying the same event again (a crash before published_at was set) finds the same deliveries.
+    const again = await relay();
+    expect(again.ids.get(deliveryKey(eventId, ownerHook.id))).toBe(first.ids.get(deliveryKey(eventId, ownerHook.id)));
+    const [, count] = await deliveries.list(ownerHook.id, 0, 10);
+    expect(count).toBe(1);
+
+    await dataSource.transaction((manager) => events.markPublished(manager, [eventId]));
+    expect((await relay()).claimed).toHaveLength(0);
+  });
+
+  it('records attempts on a delivery', async () => {
+    const hook = await newWebhook(owner.id, ['user.updated']);
+    const delivery = await deliveries.insertTest({ webhookId: hook.id, eventId: newId('evt'), eventType: 'user.updated', body: '{}' });
+    const attempt = { attempted_at: new Date().toISOString(), status_code: 500, duration_ms: 3, error: null, response_body: 'no' };
+    await deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
+    expect(await deliveries.find(hook.id, delivery.id)).toMatchObject({ status: 'failed', attempts: [attempt], test: true });
+    expect(await deliveries.reopen(delivery.id)).toMatchObject({ status: 'pending' });
+  });
+
+  it('lets two relays claim disjoint batches (SKIP LOCKED)', async () => {
+    await dataSource.transaction((manager) =>
+      events.append(manager, [
+        { type: 'user.updated', object: { n: 1 }, ownerId: owner.id },
+        { type: 'user.updated', object: { n: 2 }, ownerId: owner.id },
+      ]),
+    );
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      const held = await events.claimUnpublished(runner.manager, 1);
+      const second = await dataSource.transaction((manager) => events.claimUnpublished(manager, 10));
+      expect(held).toHaveLength(1);
+      expect(second.map((event) => event.id)).not.toContain(held[0].id);
+      expect(second.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+
+  it('lists events by the visibility rule: the owner sees their own, an admin sees all', async () => {
+    const ownerEvents = await events.listVisible({ userId: owner.id, isAdmin: false }, 100);
+    expect(ownerEvents.length).toBeGreaterThan(0);
+    expect(ownerEvents.every((event) => event.ownerId === owner.id)).toBe(true);
+    const adminEvents = await events.listVisible({ userId: admin.id, isAdmin: true }, 100);
+    expect(adminEvents.some((event) => event.ownerId === other.id)).toBe(true);
+    expect(await events.findVisible({ userId: other.id, isAdmin: false }, ownerEvents[0].id)).toBeNull();
+    expect(await events.findVisible({ userId: admin.id, isAdmin: true }, ownerEvents[0].id)).not.toBeNull();
+    const older = await events.listVisible({ userId: owner.id, isAdmin: false }, 100, ownerEvents[0].id);
+    expect(older.map((event) => event.id)).not.toContain(ownerEvents[0].id);
+  });
+});

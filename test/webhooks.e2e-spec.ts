@@ -1,0 +1,254 @@
+import { DataSource } from 'typeorm';
+import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
+
+/** Webhook registrations: /v2/webhooks (decisions 3, 9 and 11). */
+describe('Webhooks', () => {
+  let t: TestApp;
+  let db: DataSource;
+  let owner: TestUser;
+  let stranger: TestUser;
+
+  beforeAll(async () => {
+    // Suites here do not resolve real hosts; the refusal of private targets is tested below with it off.
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    t = await createTestApp();
+    db = t.app.get(DataSource);
+    owner = await createUser(t.http);
+    stranger = await createUser(t.http);
+  });
+  afterAll(() => t.close());
+
+  const bearer = (user: TestUser): [string, string] => ['Authorization', `Bearer ${user.accessToken}`];
+  const create = (user: TestUser, body: unknown) =>
+    t.http
+      .post('/v2/webhooks')
+      .set(...bearer(user))
+      .send(body as object);
+  const valid = { url: 'https://hooks.example.com/in', events: ['resource.created', 'resource.updated'] };
+
+  async function newWebhook(user: TestUser = owner): Promise<{ id: string; secret: string }> {
+    return (await create(user, valid).expect(201)).body.data;
+  }
+
+  describe('POST /v2/webhooks', () => {
+    it('answers 201 with the record and a generated whsec_ secret, shown once', async () => {
+      const res = await create(owner, { ...valid, description: 'CI' }).expect(201);
+      expect(res.body.data).toEqual({
+        id: expect.stringMatching(/^wh_/),
+        url: valid.url,
+        events: valid.events,
+        status: 'enabled',
+        description: 'CI',
+        disabled_reason: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]+=*$/),
+      });
+      const read = await t.http.get(`/v2/webhooks/${res.body.data.id}`).set(...bearer(owner)).expect(200);
+      expect(read.body.data).not.toHaveProperty('secret');
+      const list = await t.http.get('/v2/webhooks').set(...bearer(owner)).expect(200);
+      expect(list.body.data.every((webhook: object) => !('secret' in webhook))).toBe(true);
+    });
+
+    it('keeps a given secret of at least 16 characters', async () => {
+      const res = await create(owner, { ...valid, secret: 'sixteen-chars-ok' }).expect(201);
+      expect(res.body.data.secret).toBe('sixteen-chars-ok');
+      const [row] = await db.query('SELECT secret FROM webhooks WHERE id = $1', [res.body.data.id]);
+      expect(row.secret).toBe('sixteen-chars-ok');
+    });
+
+    it.each([
+      ['url', { ...valid, url: 'http://hooks.example.com/in' }],
+      ['url', { ...valid, url: 'not a url' }],
+      ['url', { ...valid, url: 42 }],
+      ['url', { events: valid.events }],
+      ['events', { ...valid, events: [] }],
+      ['events', { ...valid, events: ['resource.exploded'] }],
+      ['events', { ...valid, events: ['resource.created', 'resource.created'] }],
+      ['events', { ...valid, events: 'resource.created' }],
+      ['events', { url: valid.url }],
+      ['secret', { ...valid, secret: 'too-short' }],
+      ['secret', { ...valid, secret: 1234567890123456 }],
+      ['description', { ...valid, description: 'x'.repeat(501) }],
+    ])('refuses a bad %s with 400 validation_error', async (field, body) => {
+      const res = await create(owner, body);
+      expectError(res, 400, 'validation_error');
+      expect(errorFields(res)).toEqual([field]);
+    });
+
+    it('refuses unknown fields', async () => {
+      const res = await create(owner, { ...valid, status: 'disabled' });
+      expect(res.status).toBe(400);
+    });
+
+    it('needs write:webhooks to create and read:webhooks to list (decisions 9)', async () => {
+      const keyWith = async (scopes: string[]): Promise<string> =>
+        (await t.http.post('/v2/api-keys').set(...bearer(owner)).send({ name: 'scoped', scopes }).expect(201)).body.data.key;
+      const readOnly = await keyWith(['read:webhooks']);
+      expectError(await t.http.post('/v2/webhooks').set('X-API-Key', readOnly).send(valid), 403, 'insufficient_permissions');
+      await t.http.get('/v2/webhooks').set('X-API-Key', readOnly).expect(200);
+      const writeOnly = await keyWith(['write:webhooks']);
+      await t.http.post('/v2/webhooks').set('X-API-Key', writeOnly).send(valid).expect(201);
+      expectError(await t.http.get('/v2/webhooks').set('X-API-Key', writeOnly), 403, 'insufficient_permissions');
+    });
+
+    it('needs authentication', async () => {
+      expectError(await t.http.post('/v2/webhooks').send(valid), 401, 'authentication_required');
+    });
+  });
+
+  describe('PATCH /v2/webhooks/{id}', () => {
+    it('changes fields and re-enables a disabled webhook, clearing disabled_reason', async () => {
+      const { id } = await newWebhook();
+      await db.query(`UPDATE webhooks SET status = 'disabled', disabled_reason = 'gave up' WHERE id = $1`, [id]);
+      const res = await t.http
+        .patch(`/v2/webhooks/${id}`)
+        .set(...bearer(owner))
+        .send({ status: 'enabled', events: ['user.updated'] })
+        .expect(200);
+      expect(res.body.data).toMatchObject({ status: 'enabled', disabled_reason: null, events: ['user.updated'] });
+      expect(res.body.data).not.toHaveProperty('secret');
+    });
+
+    it.each([
+      ['url', { url: 'http://x.example.com' }],
+      ['events', { events: ['nope'] }],
+      ['secret', { secret: 'short' }],
+      ['status', { status: 'paused' }],
+    ])('refuses a bad %s', async (field, body) => {
+      const { id } = await newWebhook();
+      const res = await t.http.patch(`/v2/webhooks/${id}`).set(...bearer(owner)).send(body);
+      expectError(res, 400, 'validation_error');
+      expect(errorFields(res)).toEqual([field]);
+    });
+  });
+
+  describe('DELETE /v2/webhooks/{id}', () => {
+    it('answers 204, then 404', async () => {
+      const { id } = await newWebhook();
+      await t.http.delete(`/v2/webhooks/${id}`).set(...bearer(owner)).expect(204);
+      expectError(await t.http.get(`/v2/webhooks/${id}`).set(...bearer(owner)), 404, 'resource_not_found');
+    });
+  });
+
+  describe('deliveries', () => {
+    it('lists and reads the deliveries of a webhook', async () => {
+      const { id } = await newWebhook();
+      await db.query(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body)
+         VALUES ('dlv_01M83J1BG441AVKTCT1S4B49EA', $1, 'evt_01M83J1BG441AVKTCT1S4B49EA', 'resource.created', '{}')`,
+        [id],
+      );
+      const list = await t.http.get(`/v2/webhooks/${id}/deliveries`).set(...bearer(owner)).expect(200);
+      expect(list.body.data).toEqual([
+        {
+          id: 'dlv_01M83J1BG441AVKTCT1S4B49EA',
+          webhook_id: id,
+          event_id: 'evt_01M83J1BG441AVKTCT1S4B49EA',
+          event_type: 'resource.created',
+          status: 'pending',
+          attempts: [],
+          next_attempt_at: null,
+          created_at: expect.any(String),
+          updated_at: expect.any(String),
+        },
+      ]);
+      const one = await t.http
+        .get(`/v2/webhooks/${id}/deliveries/dlv_01M83J1BG441AVKTCT1S4B49EA`)
+        .set(...bearer(owner))
+        .expect(200);
+      expect(one.body.data.id).toBe('dlv_01M83J1BG441AVKTCT1S4B49EA');
+      expectError(
+        await t.http.get(`/v2/webhooks/${id}/deliveries/dlv_unknown`).set(...bearer(owner)),
+        404,
+        'resource_not_found',
+      );
+    });
+  });
+
+  describe('ownership', () => {
+    it('answers 404 to another user on every webhook path', async () => {
+      const { id } = await newWebhook();
+      const as = bearer(stranger);
+      const dlv = 'dlv_01M83J1BG441AVKTCT1S4B49EA';
+      for (const res of [
+        await t.http.get(`/v2/webhooks/${id}`).set(...as),
+        await t.http.patch(`/v2/webhooks/${id}`).set(...as).send({ status: 'disabled' }),
+        await t.http.delete(`/v2/webhooks/${id}`).set(...as),
+        await t.http.get(`/v2/webhooks/${id}/deliveries`).set(...as),
+        await t.http.get(`/v2/webhooks/${id}/deliveries/${dlv}`).set(...as),
+        await t.http.post(`/v2/webhooks/${id}/deliveries/${dlv}/retry`).set(...as),
+        await t.http.post(`/v2/webhooks/${id}/test`).set(...as).send({}),
+        await t.http.post('/v2/webhooks/test').set(...as).send({ webhook_id: id }),
+      ]) {
+        expectError(res, 404, 'resource_not_found');
+      }
+      const list = await t.http.get('/v2/webhooks').set(...as).expect(200);
+      expect(list.body.data.map((webhook: { id: string }) => webhook.id)).not.toContain(id);
+    });
+
+    it('refuses a bad test trigger body', async () => {
+      const { id } = await newWebhook();
+      const bad = await t.http.post(`/v2/webhooks/${id}/test`).set(...bearer(owner)).send({ event_type: 'nope' });
+      expectError(bad, 400, 'validation_error');
+      expect(errorFields(bad)).toEqual(['event_type']);
+      const missing = await t.http.post('/v2/webhooks/test').set(...bearer(owner)).send({});
+      expectError(missing, 400, 'validation_error');
+      expect(errorFields(missing)).toEqual(['webhook_id']);
+    });
+
+    it('answers 404 to a malformed id', async () => {
+      expectError(await t.http.get('/v2/webhooks/nope').set(...bearer(owner)), 404, 'resource_not_found');
+    });
+  });
+
+  it('serves a listening process to fetch', async () => {
+    const address = t.app.getHttpServer().address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${address.port}/v2/webhooks`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${owner.accessToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(valid),
+    });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { data: { secret: string } };
+    expect(body.data.secret).toMatch(/^whsec_/);
+  });
+});
+
+describe('Webhooks to private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=false)', () => {
+  let t: TestApp;
+  let owner: TestUser;
+
+  beforeAll(async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+    t = await createTestApp();
+    owner = await createUser(t.http);
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    'https://127.0.0.1/in',
+    'https://localhost:8443/in',
+    'https://10.0.0.5/in',
+    'https://169.254.169.254/latest/meta-data',
+    'https://[::1]/in',
+    'https://[::ffff:127.0.0.1]/in',
+    'https://no-such-host.invalid/in',
+  ])('refuses %s at create', async (url) => {
+    const create = await t.http
+      .post('/v2/webhooks')
+      .set('Authorization', `Bearer ${owner.accessToken}`)
+      .send({ url, events: ['resource.created'] });
+    expectError(create, 400, 'validation_error');
+    expect(errorFields(create)).toEqual(['url']);
+  });
+
+  it('refuses a private url on update', async () => {
+    const auth: [string, string] = ['Authorization', `Bearer ${owner.accessToken}`];
+    const created = await t.http.post('/v2/webhooks').set(...auth).send({ url: 'https://8.8.8.8/in', events: ['user.updated'] });
+    expect(created.status).toBe(201);
+    const res = await t.http.patch(`/v2/webhooks/${created.body.data.id}`).set(...auth).send({ url: 'https://127.0.0.1/in' });
+    expectError(res, 400, 'validation_error');
+    expect(errorFields(res)).toEqual(['url']);
+  });
+});
