@@ -32,16 +32,20 @@ describe('Resource list plans under organization visibility', () => {
       }
     }
     // 3,000 rows in the member's organizations, 27,000 elsewhere (another owner, other organizations).
-    await db.query(
-      `INSERT INTO resources (id, owner_id, organization_id, name, created_at)
-       SELECT 'res_' || upper(substr(md5(random()::text || g), 1, 26)), $1, ($2::text[])[1 + g % 23],
-              'plan ' || g, now() - g * interval '1 second'
-       FROM generate_series(1, 30000) g`,
-      [other.id, organizations],
-    );
-    await db.query('ANALYZE resources');
-    await db.query('ANALYZE organization_members');
-  });
+    // Seeding is not a request: it runs without the request statement timeout.
+    await db.transaction(async (manager) => {
+      await manager.query('SET LOCAL statement_timeout = 0');
+      await manager.query(
+        `INSERT INTO resources (id, owner_id, organization_id, name, created_at)
+         SELECT 'res_' || upper(substr(md5(random()::text || g), 1, 26)), $1, ($2::text[])[1 + g % 23],
+                'plan ' || g, now() - g * interval '1 second'
+         FROM generate_series(1, 30000) g`,
+        [other.id, organizations],
+      );
+      await manager.query('ANALYZE resources');
+      await manager.query('ANALYZE organization_members');
+    });
+  }, 60000);
 
   afterAll(() => t.close());
 

@@ -59,6 +59,7 @@ export class OrganizationsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({
     summary: 'Delete an organization',
     description: 'Needs the role `owner`. 409 while any resource (soft-deleted ones too) still belongs to it.',
@@ -98,6 +99,7 @@ export class OrganizationsController {
 
   @Delete(':id/members/:user_id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({
     summary: 'Remove a member',
     description:

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
@@ -93,6 +93,7 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({ summary: 'Delete a webhook', description: 'Its deliveries are deleted with it.' })
   @ApiErrors(401, 403, 404, 429)
   remove(@Auth() auth: AuthContext, @Param('id') id: string): Promise<void> {
