@@ -117,6 +117,7 @@ describe('Organizations', () => {
       expect(errorFields(res)).toEqual(['slug']);
       await t.app.get(DataSource).query(`UPDATE organizations SET slug = upper(slug) WHERE id = $1`, [org.id]);
       expectError(await t.http.post('/v2/organizations').set(as(outsider)).send({ name: 'x', slug: org.slug }), 409, 'conflict');
+      await t.app.get(DataSource).query(`UPDATE organizations SET slug = lower(slug) WHERE id = $1`, [org.id]);
     });
 
     it('answers 404 for a non-member, an unknown id and a malformed id', async () => {

@@ -9,7 +9,7 @@ export class OrganizationView {
   @ApiProperty({ example: 'Acme', minLength: 1, maxLength: 100 })
   name: string;
 
-  @ApiProperty({ example: 'acme', pattern: '^[a-z0-9-]{2,50}$' })
+  @ApiProperty({ example: 'acme', description: 'Unique, compared case-insensitively; set as 2-50 of [a-z0-9-].' })
   slug: string;
 
   @ApiProperty({ format: 'date-time' })

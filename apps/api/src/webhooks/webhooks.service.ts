@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import {
   AuthContext,
@@ -31,13 +31,21 @@ function newWebhookSecret(): string {
 
 /** Webhooks belong to their maker: every read and write is narrowed to the caller's own. */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements OnApplicationBootstrap {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly config: AppConfig,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
   ) {}
+
+  /**
+   * The queue's connection finishes its set-up before the API serves: a SIGTERM right after
+   * start then closes an idle connection, instead of failing set-up commands still in flight.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.queue.waitUntilReady();
+  }
 
   async create(auth: AuthContext, input: CreateWebhookDto): Promise<CreatedWebhookView> {
     await this.assertReachableTarget(input.url);
