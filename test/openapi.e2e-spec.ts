@@ -44,13 +44,20 @@ describe('OpenAPI (decisions 1)', () => {
     }
   });
 
-  it('declares the bearer, API key and session cookie schemes, any of which a route takes', () => {
+  it('declares the bearer, API key, session cookie and OAuth schemes, any of which a route takes', () => {
     expect(document.components.securitySchemes).toEqual({
       bearer: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
       api_key: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
       cookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'rms_session' }),
+      oauth2: expect.objectContaining({
+        type: 'oauth2',
+        flows: {
+          authorizationCode: expect.objectContaining({ authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' }),
+          clientCredentials: expect.objectContaining({ tokenUrl: '/oauth/token' }),
+        },
+      }),
     });
-    expect(document.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }]);
+    expect(document.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }, { oauth2: [] }]);
   });
 
   it('names only declared schemes in the security of operations', () => {
@@ -122,8 +129,8 @@ describe('OpenAPI (decisions 1)', () => {
       }
     });
 
-    it('offers the three credentials as alternatives where each works', () => {
-      expect(document.paths['/resources'].get.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }]);
+    it('offers the four credentials as alternatives where each works', () => {
+      expect(document.paths['/resources'].get.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }, { oauth2: [] }]);
       expect(document.paths['/api-keys'].post.security).toEqual([{ cookie: [] }, { bearer: [] }]);
     });
 

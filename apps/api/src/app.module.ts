@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { EventsModule } from './events/events.module';
 import { ErrorRenderingModule } from './common/filters/error-rendering.module';
@@ -9,6 +10,7 @@ import { BodyParserMiddleware } from './common/middleware/body-parser.middleware
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ResourcesModule } from './resources/resources.module';
@@ -19,7 +21,7 @@ import { REQUEST_PIPELINE } from './request-pipeline';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, OrganizationsModule, WebhooksModule, EventsModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule],
   providers: REQUEST_PIPELINE,
 })
 export class AppModule implements NestModule {

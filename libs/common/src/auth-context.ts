@@ -14,6 +14,9 @@ export const ALL_SCOPES: readonly Scope[] = SCOPE_AREAS.flatMap((area) => [
 
 export type CredentialKind = 'jwt' | 'api_key' | 'session' | 'oauth';
 
+/** OAuth access tokens are opaque and start with this, so a bearer token names its own kind. */
+export const OAUTH_ACCESS_TOKEN_PREFIX = 'oat_';
+
 /** Who is calling and with what: set on the request by the authentication guard. */
 export interface AuthContext {
   userId: string;

@@ -12,6 +12,8 @@ export const ID_PREFIX = {
   request: 'req',
   refreshToken: 'rtk',
   session: 'ses',
+  oauthToken: 'otk',
+  oauthGrant: 'ogr',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

@@ -6,6 +6,8 @@ import { RedisModule } from './redis/redis.module';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { EventRepository } from './repositories/event.repository';
 import { LegacyTokenRepository } from './repositories/legacy-token.repository';
+import { OAuthClientRepository } from './repositories/oauth-client.repository';
+import { OAuthGrantRepository } from './repositories/oauth-grant.repository';
 import { OrganizationRepository } from './repositories/organization.repository';
 import { RefreshTokenRepository } from './repositories/refresh-token.repository';
 import { ResourceRepository } from './repositories/resource.repository';
@@ -24,6 +26,8 @@ const REPOSITORIES = [
   OrganizationRepository,
   WebhookRepository,
   WebhookDeliveryRepository,
+  OAuthClientRepository,
+  OAuthGrantRepository,
 ];
 
 /** PostgreSQL through TypeORM, Redis, and the repositories every module shares. */

@@ -7,6 +7,8 @@ export * from './redis/redis.module';
 export * from './repositories/api-key.repository';
 export * from './repositories/event.repository';
 export * from './repositories/legacy-token.repository';
+export * from './repositories/oauth-client.repository';
+export * from './repositories/oauth-grant.repository';
 export * from './repositories/organization.repository';
 export * from './repositories/refresh-token.repository';
 export * from './repositories/resource.repository';

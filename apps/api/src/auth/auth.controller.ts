@@ -5,36 +5,16 @@ import { Auth } from '../common/decorators/auth.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
-import { UsersService } from '../users/users.service';
-import { UserView } from '../users/user.view';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/login.dto';
 import { RefreshDto } from './dto/refresh.dto';
-import { RegisterDto } from './dto/register.dto';
 import { TokenPairView } from './dto/token-pair.view';
 import { TokenPair } from './token.service';
 
 @ApiTags('Authentication')
 @Controller('auth')
 export class AuthController {
-  constructor(
-    private readonly auth: AuthService,
-    private readonly users: UsersService,
-  ) {}
-
-  @Public()
-  @Post('register')
-  @ApiOperation({
-    summary: 'Create an account',
-    description:
-      'The account is a `user` on the `free` plan; `role` and `plan` are not accepted here. ' +
-      'A taken email (compared case-insensitively) or username is 409 `conflict`. Emits `user.created`.',
-  })
-  @ApiDataResponse(UserView, 201, 'The new user')
-  @ApiErrors(400, 409, 429)
-  register(@Body() body: RegisterDto): Promise<UserView> {
-    return this.users.create(body);
-  }
+  constructor(private readonly auth: AuthService) {}
 
   @Public()
   @Post('login')

@@ -3,29 +3,22 @@ import { DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '@app/config';
-import { ApiKeysModule } from '../api-keys/api-keys.module';
-import { SessionStoreModule } from '../session/session-store.module';
-import { UsersModule } from '../users/users.module';
 import { AccountDirectory } from './account-directory.service';
+import { AuthContextFactory } from './auth-context.factory';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { ApiKeyAuthGuard } from './guards/api-key-auth.guard';
+import { CredentialRegistry } from './credentials/credential-registry';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { ScopeGuard } from './guards/scope.guard';
-import { SessionAuthGuard } from './guards/session-auth.guard';
 import { ScopeDeclarationCheck } from './scope-declaration.check';
-import { ApiKeyStrategy } from './strategies/api-key.strategy';
 import { JwtStrategy } from './strategies/jwt.strategy';
-import { SessionStrategy } from './strategies/session.strategy';
+import { PasswordHasher } from './password-hasher';
 import { TokenRevocationService } from './token-revocation.service';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
 @Module({
   imports: [
-    UsersModule,
-    ApiKeysModule,
-    SessionStoreModule,
     DiscoveryModule,
     PassportModule.register({ property: 'auth', session: false }),
     JwtModule.registerAsync({
@@ -43,17 +36,17 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     TokenService,
     TokenRevocationService,
     AccountDirectory,
+    AuthContextFactory,
+    CredentialRegistry,
+    PasswordHasher,
     JwtStrategy,
     JwtAuthGuard,
-    ApiKeyStrategy,
-    ApiKeyAuthGuard,
-    SessionStrategy,
-    SessionAuthGuard,
     ScopeDeclarationCheck,
     // Registered as global guards, in their order, by the request pipeline.
     AuthenticationGuard,
     ScopeGuard,
   ],
-  exports: [AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthenticationGuard, ScopeGuard],
+  // Passport's options (the request property `auth`) reach the credential guards of other contexts.
+  exports: [PassportModule, AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard],
 })
 export class AuthModule {}

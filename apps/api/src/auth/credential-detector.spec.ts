@@ -1,5 +1,14 @@
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { CredentialCarrier, detectCredential, REMOVED_METHOD_MESSAGES } from './credential-detector';
+import { ApiKeyAuthGuard } from '../api-keys/api-key-auth.guard';
+import { OAuthTokenAuthGuard } from '../oauth/credential/oauth-token-auth.guard';
+import { SessionAuthGuard } from '../session/session-auth.guard';
+import { detectCredential as detectAmong, REMOVED_METHOD_MESSAGES } from './credential-detector';
+import { CredentialCarrier } from './credentials/credential-authenticator';
+import { JwtAuthGuard } from './guards/jwt-auth.guard';
+
+/** The application's four credentials, as the registry finds them. */
+const AUTHENTICATORS = [new JwtAuthGuard(), new ApiKeyAuthGuard(), new SessionAuthGuard(), new OAuthTokenAuthGuard()];
+const detectCredential = (req: CredentialCarrier): string => detectAmong(req, AUTHENTICATORS).kind;
 
 function request(headers: Record<string, string>, query: Record<string, string> = {}): CredentialCarrier {
   return { headers, query };
@@ -8,11 +17,14 @@ function request(headers: Record<string, string>, query: Record<string, string> 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfeCJ9.c2ln';
 const KEY = 'sk_test_0123456789abcdefghijABCDEFGHIJ0123456789a';
 const COOKIE = 'theme=dark; rms_session=ses_x.secret';
+const OAUTH = 'oat_0123456789abcdefghijABCDEFGHIJ0123456789a';
 
 describe('detectCredential (decisions 9)', () => {
   it.each([
-    [{ authorization: `Bearer ${JWT}` }, 'bearer'],
-    [{ authorization: `bearer ${JWT}` }, 'bearer'],
+    [{ authorization: `Bearer ${JWT}` }, 'jwt'],
+    [{ authorization: `bearer ${JWT}` }, 'jwt'],
+    [{ authorization: `Bearer ${OAUTH}` }, 'oauth'],
+    [{ authorization: 'Bearer not-a-jwt' }, 'jwt'],
     [{ 'x-api-key': KEY }, 'api_key'],
     [{ cookie: COOKIE }, 'session'],
     [{ cookie: 'theme=dark', 'x-api-key': KEY }, 'api_key'],
@@ -46,6 +58,7 @@ describe('detectCredential (decisions 9)', () => {
     [{ authorization: `Bearer ${JWT}`, 'x-api-key': KEY }, 'an Authorization Bearer token and an X-API-Key header'],
     [{ authorization: `Bearer ${JWT}`, cookie: COOKIE }, 'an Authorization Bearer token and a rms_session session cookie'],
     [{ 'x-api-key': KEY, cookie: COOKIE }, 'an X-API-Key header and a rms_session session cookie'],
+    [{ authorization: `Bearer ${OAUTH}`, 'x-api-key': KEY }, 'an X-API-Key header and an OAuth access token'],
   ])('refuses two credentials %j with invalid_request', (headers, named) => {
     expect(() => detectCredential(request(headers))).toThrow(InvalidRequestError);
     expect(() => detectCredential(request(headers))).toThrow(named);

@@ -1,15 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { readCookie, SESSION_COOKIE } from '../session/session-cookie';
-
-/** The supported credentials, each handled by its own Passport strategy. */
-export type PresentedCredential = 'bearer' | 'api_key' | 'session';
-
-/** The parts of a request that can carry a credential. */
-export interface CredentialCarrier {
-  headers: IncomingHttpHeaders;
-  query: unknown;
-}
+import { authorizationHeader, CredentialAuthenticator, CredentialCarrier } from './credentials/credential-authenticator';
 
 const LOGIN_HINT = 'log in with POST /v2/auth/login and send Authorization: Bearer <access_token>';
 
@@ -30,15 +20,23 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** The removed methods a route takes as its own credential. */
+export interface RouteCredentialExceptions {
+  /** `X-Auth-Token`, on the route that exchanges legacy tokens. */
+  legacyToken?: boolean;
+  /** `Authorization: Basic`, on the OAuth endpoints where clients authenticate with it. */
+  clientBasic?: boolean;
+}
+
 /**
  * Refuses the removed methods (401, naming the replacement), on every route, public ones
- * included: they never authenticate, whatever else is sent. `X-Auth-Token` is the credential
- * of the one route that exchanges legacy tokens, which says so with `legacyTokenAccepted`.
+ * included: they never authenticate, whatever else is sent, except where a route takes one
+ * as its own credential.
  */
-export function refuseRemovedMethods(req: CredentialCarrier, legacyTokenAccepted = false): void {
-  const authorization = single(req.headers.authorization)?.trim();
-  if (authorization !== undefined && !BEARER.test(authorization)) {
-    const scheme = authorization.split(/\s+/, 1)[0].toLowerCase();
+export function refuseRemovedMethods(req: CredentialCarrier, accepted: RouteCredentialExceptions = {}): void {
+  const authorization = authorizationHeader(req);
+  const scheme = authorization?.split(/\s+/, 1)[0].toLowerCase();
+  if (authorization !== undefined && !BEARER.test(authorization) && !(scheme === 'basic' && accepted.clientBasic)) {
     if (scheme === 'basic') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.basic);
     if (scheme === 'oauth') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.oauth1);
     throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.notBearer);
@@ -49,28 +47,27 @@ export function refuseRemovedMethods(req: CredentialCarrier, legacyTokenAccepted
   if (typeof req.query === 'object' && req.query !== null && 'api_key' in req.query) {
     throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyQuery);
   }
-  if (!legacyTokenAccepted && req.headers['x-auth-token'] !== undefined) {
+  if (!accepted.legacyToken && req.headers['x-auth-token'] !== undefined) {
     throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.legacyToken);
   }
 }
 
 /**
- * Names the one credential a request carries, after refusing the removed methods and requests
- * with none (401) or more than one (400 invalid_request).
+ * The one credential a request carries, after refusing the removed methods and requests with
+ * none (401) or more than one (400 invalid_request).
  */
-export function detectCredential(req: CredentialCarrier): PresentedCredential {
+export function detectCredential(
+  req: CredentialCarrier,
+  authenticators: readonly CredentialAuthenticator[],
+): CredentialAuthenticator {
   refuseRemovedMethods(req);
-  const authorization = single(req.headers.authorization)?.trim();
-  const apiKey = single(req.headers['x-api-key']);
-  const hasSessionCookie = readCookie(single(req.headers.cookie), SESSION_COOKIE) !== undefined;
-
-  const presented: Array<[PresentedCredential, string]> = [];
-  if (authorization !== undefined) presented.push(['bearer', 'an Authorization Bearer token']);
-  if (apiKey !== undefined) presented.push(['api_key', 'an X-API-Key header']);
-  if (hasSessionCookie) presented.push(['session', `a ${SESSION_COOKIE} session cookie`]);
+  const presented = authenticators.flatMap((authenticator) => {
+    const carrier = authenticator.carriedBy(req);
+    return carrier === null ? [] : [{ authenticator, carrier }];
+  });
   if (presented.length > 1) {
     throw new InvalidRequestError(
-      `Send exactly one credential; this request carries ${presented.map(([, label]) => label).join(' and ')}.`,
+      `Send exactly one credential; this request carries ${presented.map(({ carrier }) => carrier).join(' and ')}.`,
     );
   }
   if (presented.length === 0) {
@@ -78,5 +75,5 @@ export function detectCredential(req: CredentialCarrier): PresentedCredential {
       'Authentication is required: send Authorization: Bearer <token>, an X-API-Key header or the session cookie.',
     );
   }
-  return presented[0][0];
+  return presented[0].authenticator;
 }

@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ConflictError, Plan, PLANS, ResourceNotFoundError, ValidationError } from '@app/common';
 import { UserRepository } from '@app/database';
-import { RegisterDto } from '../auth/dto/register.dto';
+import { RegisterDto } from '../users/dto/register.dto';
 import { toFieldProblems } from '../common/validation/validation-problems';
 import { UserView } from '../users/user.view';
 import { UsersService } from '../users/users.service';

@@ -73,9 +73,9 @@ function normalizeOperation(
     else delete normalized.security;
   }
   if (isDefaultBearerOnly(normalized.security)) {
-    // JWT, API key and session each authenticate every route that takes a credential; routes
+    // JWT, API key, session and OAuth token each authenticate every route that takes a credential; routes
     // that refuse one (API keys on /api-keys) name their schemes themselves.
-    normalized.security = ['bearer', 'api_key', 'cookie'].filter((name) => schemes.has(name)).map((name) => ({ [name]: [] }));
+    normalized.security = ['bearer', 'api_key', 'cookie', 'oauth2'].filter((name) => schemes.has(name)).map((name) => ({ [name]: [] }));
   }
   if (normalized[PUBLIC_OPERATION]) normalized.security = [];
   delete normalized[PUBLIC_OPERATION];

@@ -1,10 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ALL_SCOPES } from '@app/common';
+import { describeScope } from '../oauth/authorize/pages/scope-descriptions';
 import { SESSION_COOKIE } from '../session/session-cookie';
 import { normalizeOpenApiDocument } from './openapi-normalizer';
 
 export const DOCS_PATH = 'docs';
 export const OPENAPI_DOCUMENT_PATH = 'openapi.json';
+
+/** Every scope in words, as the consent page names them. */
+const OAUTH_SCOPES = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, describeScope(scope)]));
 
 const DESCRIPTION = [
   'HTTP JSON API for resources, users, organizations, credentials and webhooks.',
@@ -40,9 +45,21 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
       { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'From POST /session/login' },
       'cookie',
     )
+    .addOAuth2(
+      {
+        type: 'oauth2',
+        description: 'An OAuth access token (`oat_...`) from /oauth/token, sent as `Authorization: Bearer`; it acts with its scopes.',
+        flows: {
+          authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPES },
+          clientCredentials: { tokenUrl: '/oauth/token', scopes: OAUTH_SCOPES },
+        },
+      },
+      'oauth2',
+    )
     .addSecurityRequirements('bearer')
     .addSecurityRequirements('api_key')
     .addSecurityRequirements('cookie')
+    .addSecurityRequirements('oauth2')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,

@@ -1,14 +1,17 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { UsersModule } from '../users/users.module';
-import { SessionStoreModule } from './session-store.module';
+import { SessionAuthGuard } from './session-auth.guard';
 import { SessionController } from './session.controller';
 import { SessionService } from './session.service';
+import { SessionStore } from './session.store';
+import { SessionStrategy } from './session.strategy';
 
-/** Cookie login and logout; the auth module's session strategy authenticates the cookie. */
+/** Cookie login and logout, and the session credential the authentication guard finds in its registry. */
 @Module({
-  imports: [AuthModule, UsersModule, SessionStoreModule],
+  imports: [AuthModule, UsersModule],
   controllers: [SessionController],
-  providers: [SessionService],
+  providers: [SessionService, SessionStore, SessionStrategy, SessionAuthGuard],
+  exports: [SessionService, SessionStore],
 })
 export class SessionModule {}

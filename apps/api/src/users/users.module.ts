@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { PasswordHasher } from '../auth/password-hasher';
+import { RegistrationController } from './registration.controller';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  controllers: [UsersController],
+  controllers: [RegistrationController, UsersController],
   providers: [UsersService, PasswordHasher],
-  exports: [UsersService, PasswordHasher],
+  exports: [UsersService],
 })
 export class UsersModule {}

@@ -3,6 +3,7 @@ import { CreateCredentials1763700500000 } from './1763700500000-CreateCredential
 import { CreateResources1763710000000 } from './1763710000000-CreateResources';
 import { CreateOrganizations1763720000000 } from './1763720000000-CreateOrganizations';
 import { CreateWebhooks1763730000000 } from './1763730000000-CreateWebhooks';
+import { CreateOAuth1763740000000 } from './1763740000000-CreateOAuth';
 
 /** Every migration in order; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   CreateResources1763710000000,
   CreateOrganizations1763720000000,
   CreateWebhooks1763730000000,
+  CreateOAuth1763740000000,
 ];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
-import { AuthContext, AuthenticationRequiredError } from '@app/common';
+import { AuthContext, AuthenticationRequiredError, OAUTH_ACCESS_TOKEN_PREFIX } from '@app/common';
+import { AuthenticatesCredential, bearerToken, CredentialAuthenticator, CredentialCarrier } from '../credentials/credential-authenticator';
 import { JWT_STRATEGY } from '../strategies/jwt.strategy';
 
 const JWT_FAILURES: Record<string, string> = {
@@ -11,7 +12,16 @@ const JWT_FAILURES: Record<string, string> = {
 
 /** Runs the JWT strategy and turns each failure into a 401 that says what was wrong. */
 @Injectable()
-export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) {
+@AuthenticatesCredential('jwt')
+export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) implements CredentialAuthenticator {
+  readonly kind = 'jwt';
+
+  /** Any bearer token but an OAuth access token, so that a malformed JWT is answered as one. */
+  carriedBy(req: CredentialCarrier): string | null {
+    const token = bearerToken(req);
+    return token === undefined || token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX) ? null : 'an Authorization Bearer token';
+  }
+
   override handleRequest<TUser = AuthContext>(error: unknown, auth: TUser | false, info: unknown): TUser {
     if (error instanceof Error) throw error;
     if (!auth) {

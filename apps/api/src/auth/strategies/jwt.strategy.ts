@@ -4,7 +4,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { ALL_SCOPES, AuthContext, AuthenticationRequiredError } from '@app/common';
-import { AccountDirectory } from '../account-directory.service';
+import { AuthContextFactory } from '../auth-context.factory';
 import { TokenRevocationService } from '../token-revocation.service';
 import { JWT_ALGORITHM, JWT_ISSUER, jwtAudience, TokenClaims } from '../token.service';
 
@@ -16,7 +16,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   constructor(
     config: AppConfig,
     private readonly revocations: TokenRevocationService,
-    private readonly accounts: AccountDirectory,
+    private readonly contexts: AuthContextFactory,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -32,21 +32,16 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
 
   async validate(claims: TokenClaims): Promise<AuthContext> {
     if (claims.typ !== 'access') throw new AuthenticationRequiredError('Use an access token, not a refresh token.');
-    const [revoked, account] = await Promise.all([
-      this.revocations.isRevoked(claims.jti, claims.fam),
-      this.accounts.get(claims.sub),
-    ]);
-    if (revoked) throw new AuthenticationRequiredError('The access token has been revoked. Log in again.');
-    if (!account) throw new AuthenticationRequiredError('The account of this token no longer exists.');
-    return {
+    if (await this.revocations.isRevoked(claims.jti, claims.fam)) {
+      throw new AuthenticationRequiredError('The access token has been revoked. Log in again.');
+    }
+    return this.contexts.build({
       userId: claims.sub,
-      role: account.role,
-      plan: account.plan,
       credential: 'jwt',
       scopes: ALL_SCOPES,
       credentialId: claims.jti,
       expiresAt: claims.exp,
       familyId: claims.fam,
-    };
+    });
   }
 }

@@ -14,3 +14,8 @@ export const ACCEPTS_LEGACY_TOKEN = 'rms:acceptsLegacyToken';
 
 /** The route's credential is a legacy `X-Auth-Token`, refused as a removed method everywhere else. */
 export const AcceptsLegacyToken = (): MethodDecorator => SetMetadata(ACCEPTS_LEGACY_TOKEN, true);
+
+export const ACCEPTS_CLIENT_BASIC = 'rms:acceptsClientBasic';
+
+/** OAuth clients authenticate with HTTP Basic (RFC 6749 2.3.1), a removed method everywhere else. */
+export const AcceptsClientBasic = (): MethodDecorator & ClassDecorator => SetMetadata(ACCEPTS_CLIENT_BASIC, true);

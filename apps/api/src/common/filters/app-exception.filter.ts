@@ -4,9 +4,11 @@ import { AppError } from '@app/common';
 import { NotModified } from '../conditional/not-modified';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
+import { OAUTH_FORM_ENDPOINTS, renderOAuthError } from './oauth-error-form';
 
 /**
- * Renders every error as `{ error: { code, message, details? } }`. A 500 never shows internals:
+ * Renders every error as `{ error: { code, message, details? } }`, or in RFC 6749 form on the
+ * OAuth token, revocation and introspection endpoints. A 500 never shows internals:
  * the exception goes to `res.err`, where the request log line picks it up with its stack and
  * the request id.
  */
@@ -41,6 +43,11 @@ export class AppExceptionFilter implements ExceptionFilter {
     }
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+    if (OAUTH_FORM_ENDPOINTS.test(req.path)) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(error.status).json(renderOAuthError(error));
+      return;
+    }
     res.status(error.status).json(renderError(error));
   }
 }

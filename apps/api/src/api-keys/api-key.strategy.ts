@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
-import { AuthContext, AuthenticationRequiredError } from '@app/common';
-import { ApiKeysService } from '../../api-keys/api-keys.service';
-import { AccountDirectory } from '../account-directory.service';
+import type { AuthContext } from '@app/common';
+import { AuthContextFactory } from '../auth/auth-context.factory';
+import { ApiKeysService } from './api-keys.service';
 
 export const API_KEY_STRATEGY = 'api-key';
 export const API_KEY_HEADER = 'X-API-Key';
@@ -13,22 +13,13 @@ export const API_KEY_HEADER = 'X-API-Key';
 export class ApiKeyStrategy extends PassportStrategy(HeaderAPIKeyStrategy, API_KEY_STRATEGY) {
   constructor(
     private readonly apiKeys: ApiKeysService,
-    private readonly accounts: AccountDirectory,
+    private readonly contexts: AuthContextFactory,
   ) {
     super({ header: API_KEY_HEADER, prefix: '' }, false);
   }
 
   async validate(presented: string): Promise<AuthContext> {
     const key = await this.apiKeys.authenticate(presented);
-    const account = await this.accounts.get(key.userId);
-    if (!account) throw new AuthenticationRequiredError('The account of this API key no longer exists.');
-    return {
-      userId: key.userId,
-      role: account.role,
-      plan: account.plan,
-      credential: 'api_key',
-      scopes: key.scopes,
-      credentialId: key.id,
-    };
+    return this.contexts.build({ userId: key.userId, credential: 'api_key', scopes: key.scopes, credentialId: key.id });
   }
 }

@@ -3,10 +3,10 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-custom';
 import { ALL_SCOPES, AuthContext, AuthenticationRequiredError, InsufficientPermissionsError } from '@app/common';
-import { readCookie, SESSION_COOKIE } from '../../session/session-cookie';
-import { SessionStore } from '../../session/session.store';
-import { AccountDirectory } from '../account-directory.service';
-import { secretsEqual } from '../opaque-secret';
+import { AuthContextFactory } from '../auth/auth-context.factory';
+import { secretsEqual } from '../auth/opaque-secret';
+import { readCookie, SESSION_COOKIE } from './session-cookie';
+import { SessionStore } from './session.store';
 
 export const SESSION_STRATEGY = 'session';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -19,7 +19,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY) {
   constructor(
     private readonly store: SessionStore,
-    private readonly accounts: AccountDirectory,
+    private readonly contexts: AuthContextFactory,
   ) {
     super();
   }
@@ -38,15 +38,6 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
         );
       }
     }
-    const account = await this.accounts.get(session.userId);
-    if (!account) throw new AuthenticationRequiredError('The account of this session no longer exists.');
-    return {
-      userId: session.userId,
-      role: account.role,
-      plan: account.plan,
-      credential: 'session',
-      scopes: ALL_SCOPES,
-      credentialId: session.id,
-    };
+    return this.contexts.build({ userId: session.userId, credential: 'session', scopes: ALL_SCOPES, credentialId: session.id });
   }
 }

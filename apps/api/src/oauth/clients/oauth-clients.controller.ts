@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import type { AuthContext, Paginated } from '@app/common';
+import { UserLoginOnly } from '../../auth/decorators/user-login-only.decorator';
+import { Auth } from '../../common/decorators/auth.decorator';
+import { ScopeArea } from '../../common/decorators/scope.decorator';
+import { OneTimeSecrets } from '../../common/idempotency/one-time-secret.decorator';
+import { ApiDataResponse, ApiErrors, ApiListResponse } from '../../common/openapi/api-responses';
+import { OffsetPageQuery } from '../../common/pagination/offset-page.query';
+import { CreateOAuthClientDto } from './dto/create-oauth-client.dto';
+import { CreatedOAuthClientView, OAuthClientView } from './oauth-client.view';
+import { OAuthClientsService } from './oauth-clients.service';
+
+@ApiTags('OAuth clients')
+@ApiBearerAuth()
+@ApiCookieAuth()
+@ScopeArea(null)
+@UserLoginOnly()
+@Controller('oauth-clients')
+export class OAuthClientsController {
+  constructor(private readonly clients: OAuthClientsService) {}
+
+  @Post()
+  @OneTimeSecrets('client_secret')
+  @ApiOperation({
+    summary: 'Register an OAuth client',
+    description:
+      'Needs a JWT or session login (an API key or OAuth token gets 403). A confidential client\'s `client_secret` ' +
+      'is returned only here; the record `id` is its `client_id`.',
+  })
+  @ApiDataResponse(CreatedOAuthClientView, 201, 'The new client, with its secret when confidential')
+  @ApiErrors(400, 401, 403, 429)
+  create(@Auth() auth: AuthContext, @Body() body: CreateOAuthClientDto): Promise<CreatedOAuthClientView> {
+    return this.clients.create(auth, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "List the caller's OAuth clients", description: 'Newest first; secrets are never shown.' })
+  @ApiListResponse(OAuthClientView)
+  @ApiErrors(400, 401, 403, 429)
+  list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<OAuthClientView>> {
+    return this.clients.list(auth, query, req.path);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get one of the caller\'s OAuth clients' })
+  @ApiDataResponse(OAuthClientView)
+  @ApiErrors(401, 403, 404, 429)
+  get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<OAuthClientView> {
+    return this.clients.get(auth, id);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Done; no body' })
+  @ApiOperation({ summary: 'Delete an OAuth client', description: 'Its authorization codes and tokens stop working at once.' })
+  @ApiErrors(401, 403, 404, 429)
+  delete(@Auth() auth: AuthContext, @Param('id') id: string): Promise<void> {
+    return this.clients.delete(auth, id);
+  }
+}

@@ -1,0 +1,100 @@
+import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AcceptsClientBasic, Public } from '../../common/decorators/public.decorator';
+import { AuthorizationServer } from './authorization-server';
+import { authorizationServerMetadata } from './authorization-server-metadata';
+import type { OAuthAnswer } from './oauth-answer';
+import { ApiFormBody, ApiOAuthErrors } from './oauth-server.openapi';
+import { AuthorizationServerMetadataView, OAuthIntrospectionView, OAuthTokenResponseView } from './oauth-server.views';
+import { TokenAdministrationService } from './token-administration.service';
+
+const CLIENT_FIELDS = {
+  client_id: { description: 'The client, unless sent with HTTP Basic' },
+  client_secret: { description: "A confidential client's secret, unless sent with HTTP Basic" },
+};
+
+function send(res: Response, answer: OAuthAnswer): void {
+  res.status(answer.status).set(answer.headers).json(answer.body);
+}
+
+/** The endpoints of the authorization server; they answer in bare RFC form, not in the envelope. */
+@ApiTags('OAuth 2.0')
+@Public()
+@Controller()
+export class OAuthServerController {
+  constructor(
+    private readonly server: AuthorizationServer,
+    private readonly tokens: TokenAdministrationService,
+  ) {}
+
+  @Post('oauth/token')
+  @AcceptsClientBasic()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Token endpoint (RFC 6749)',
+    description:
+      'Grants `authorization_code` (with PKCE; codes live 60 seconds and are single-use), `client_credentials` ' +
+      "(acting on the account that registered the client, never beyond the client's scopes) and `refresh_token` " +
+      '(rotated; a used refresh token revokes its whole grant). Client secrets in the body or by HTTP Basic. ' +
+      'Answers carry `Cache-Control: no-store`.',
+  })
+  @ApiFormBody(
+    {
+      grant_type: { description: 'The grant', enum: ['authorization_code', 'client_credentials', 'refresh_token'] },
+      code: { description: 'authorization_code: the code from the redirect' },
+      redirect_uri: { description: 'authorization_code: the redirect URI of the authorization request' },
+      code_verifier: { description: 'authorization_code: the PKCE verifier' },
+      refresh_token: { description: 'refresh_token: the refresh token' },
+      scope: { description: 'client_credentials and refresh_token: space-separated scopes, at most those allowed' },
+      ...CLIENT_FIELDS,
+    },
+    ['grant_type'],
+  )
+  @ApiOkResponse({ type: OAuthTokenResponseView, description: 'Tokens' })
+  @ApiOAuthErrors()
+  async token(@Req() req: Request, @Res() res: Response): Promise<void> {
+    send(res, await this.server.token(req));
+  }
+
+  @Post('oauth/revoke')
+  @AcceptsClientBasic()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Revoke a token (RFC 7009)',
+    description:
+      'Revoking a refresh token revokes every token of its grant; revoking an access token, that token. An unknown token, ' +
+      "or another client's, is answered 200 and left alone.",
+  })
+  @ApiFormBody({ token: { description: 'The token' }, token_type_hint: { description: 'Ignored: tokens name their own kind' }, ...CLIENT_FIELDS }, ['token'])
+  @ApiOkResponse({ description: 'Revoked (or never valid); empty JSON object', schema: { type: 'object' } })
+  @ApiOAuthErrors()
+  async revoke(@Req() req: Request, @Res() res: Response): Promise<void> {
+    send(res, await this.tokens.revoke(req));
+  }
+
+  @Post('oauth/introspect')
+  @AcceptsClientBasic()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Introspect a token (RFC 7662)',
+    description: "A client sees its own tokens only; any other token, expired or revoked, is `{ \"active\": false }`.",
+  })
+  @ApiFormBody({ token: { description: 'The token' }, token_type_hint: { description: 'Ignored' }, ...CLIENT_FIELDS }, ['token'])
+  @ApiOkResponse({ type: OAuthIntrospectionView })
+  @ApiOAuthErrors()
+  async introspect(@Req() req: Request, @Res() res: Response): Promise<void> {
+    send(res, await this.tokens.introspect(req));
+  }
+
+  @Get('.well-known/oauth-authorization-server')
+  @ApiOperation({
+    summary: 'Authorization server metadata (RFC 8414)',
+    description: 'The issuer is the scheme, host and port the request reached (behind a proxy, as `TRUST_PROXY_HOPS` allows).',
+  })
+  @ApiOkResponse({ type: AuthorizationServerMetadataView })
+  metadata(@Req() req: Request, @Res() res: Response): void {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.json(authorizationServerMetadata(`${req.protocol}://${req.get('host') ?? 'localhost'}`));
+  }
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Scope } from '@app/common';
+
+/** An OAuth client as stored; `secretHash` is null for a public client. */
+export interface OAuthClientRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  redirectUris: string[];
+  scopes: Scope[];
+  confidential: boolean;
+  secretHash: string | null;
+  createdAt: Date;
+}
+
+interface OAuthClientRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: Scope[];
+  confidential: boolean;
+  secret_hash: string | null;
+  created_at: Date;
+}
+
+const toRecord = (row: OAuthClientRow): OAuthClientRecord => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  name: row.name,
+  redirectUris: row.redirect_uris,
+  scopes: row.scopes,
+  confidential: row.confidential,
+  secretHash: row.secret_hash,
+  createdAt: row.created_at,
+});
+
+const COLUMNS = 'id, owner_id, name, redirect_uris, scopes, confidential, secret_hash, created_at';
+
+/** SQL for OAuth clients. Reads by id for management are narrowed to the owner. */
+@Injectable()
+export class OAuthClientRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(client: Omit<OAuthClientRecord, 'createdAt'>): Promise<OAuthClientRecord> {
+    const rows: OAuthClientRow[] = await this.dataSource.query(
+      `INSERT INTO oauth_clients (id, owner_id, name, redirect_uris, scopes, confidential, secret_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [client.id, client.ownerId, client.name, client.redirectUris, client.scopes, client.confidential, client.secretHash],
+    );
+    return toRecord(rows[0]);
+  }
+
+  /** A page of the owner's clients, newest first, and how many there are. */
+  async listOwned(ownerId: string, offset: number, limit: number): Promise<[OAuthClientRecord[], number]> {
+    const rows: Array<OAuthClientRow & { total: number }> = await this.dataSource.query(
+      `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM oauth_clients
+       WHERE owner_id = $1 ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT $3`,
+      [ownerId, offset, limit],
+    );
+    if (rows.length === 0 && offset > 0) {
+      const [{ total }]: Array<{ total: number }> = await this.dataSource.query(
+        `SELECT count(*)::int AS total FROM oauth_clients WHERE owner_id = $1`,
+        [ownerId],
+      );
+      return [[], total];
+    }
+    return [rows.map(toRecord), rows[0]?.total ?? 0];
+  }
+
+  async findOwned(ownerId: string, id: string): Promise<OAuthClientRecord | null> {
+    const rows: OAuthClientRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM oauth_clients WHERE id = $1 AND owner_id = $2`,
+      [id, ownerId],
+    );
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Any client by its `client_id`, for the authorization server. */
+  async find(id: string): Promise<OAuthClientRecord | null> {
+    const rows: OAuthClientRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM oauth_clients WHERE id = $1`, [id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Deletes one of the owner's clients, and with it every code and token it holds; false when there is none. */
+  async deleteOwned(ownerId: string, id: string): Promise<boolean> {
+    const [, affected]: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM oauth_clients WHERE id = $1 AND owner_id = $2`,
+      [id, ownerId],
+    );
+    return affected === 1;
+  }
+}

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Scope } from '@app/common';
+
+export interface OAuthAuthorizationCodeRecord {
+  codeHash: string;
+  grantId: string;
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  scopes: Scope[];
+  codeChallenge: string | null;
+  codeChallengeMethod: string | null;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export type OAuthTokenKind = 'access' | 'refresh';
+
+export interface OAuthTokenRecord {
+  id: string;
+  tokenHash: string;
+  kind: OAuthTokenKind;
+  grantId: string;
+  clientId: string;
+  userId: string;
+  scopes: Scope[];
+  expiresAt: Date;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+interface CodeRow {
+  code_hash: string;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scopes: Scope[];
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+interface TokenRow {
+  id: string;
+  token_hash: string;
+  kind: OAuthTokenKind;
+  grant_id: string;
+  client_id: string;
+  user_id: string;
+  scopes: Scope[];
+  expires_at: Date;
+  revoked_at: Date | null;
+  created_at: Date;
+}
+
+const toCode = (row: CodeRow): OAuthAuthorizationCodeRecord => ({
+  codeHash: row.code_hash,
+  grantId: row.grant_id,
+  clientId: row.client_id,
+  userId: row.user_id,
+  redirectUri: row.redirect_uri,
+  scopes: row.scopes,
+  codeChallenge: row.code_challenge,
+  codeChallengeMethod: row.code_challenge_method,
+  expiresAt: row.expires_at,
+  usedAt: row.used_at,
+});
+
+const toToken = (row: TokenRow): OAuthTokenRecord => ({
+  id: row.id,
+  tokenHash: row.token_hash,
+  kind: row.kind,
+  grantId: row.grant_id,
+  clientId: row.client_id,
+  userId: row.user_id,
+  scopes: row.scopes,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  createdAt: row.created_at,
+});
+
+const TOKEN_COLUMNS = 'id, token_hash, kind, grant_id, client_id, user_id, scopes, expires_at, revoked_at, created_at';
+
+/** SQL for what the authorization server issues: authorization codes and tokens, both stored as hashes. */
+@Injectable()
+export class OAuthGrantRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insertCode(code: Omit<OAuthAuthorizationCodeRecord, 'usedAt'>): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO oauth_authorization_codes
+         (code_hash, grant_id, client_id, user_id, redirect_uri, scopes, code_challenge, code_challenge_method, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        code.codeHash,
+        code.grantId,
+        code.clientId,
+        code.userId,
+        code.redirectUri,
+        code.scopes,
+        code.codeChallenge,
+        code.codeChallengeMethod,
+        code.expiresAt,
+      ],
+    );
+  }
+
+  async findCode(codeHash: string): Promise<OAuthAuthorizationCodeRecord | null> {
+    const rows: CodeRow[] = await this.dataSource.query(`SELECT * FROM oauth_authorization_codes WHERE code_hash = $1`, [codeHash]);
+    return rows[0] ? toCode(rows[0]) : null;
+  }
+
+  /** Uses the code up; false when it was already used, so that of two racing exchanges one wins. */
+  async useCode(codeHash: string): Promise<boolean> {
+    const [, affected]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE oauth_authorization_codes SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL`,
+      [codeHash],
+    );
+    return affected === 1;
+  }
+
+  async insertTokens(tokens: Array<Omit<OAuthTokenRecord, 'revokedAt' | 'createdAt'>>): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO oauth_tokens (id, token_hash, kind, grant_id, client_id, user_id, scopes, expires_at)
+       SELECT id, token_hash, kind, grant_id, client_id, user_id, scopes::text[], expires_at
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+         AS t (id, token_hash, kind, grant_id, client_id, user_id, scopes, expires_at)`,
+      [
+        tokens.map((token) => token.id),
+        tokens.map((token) => token.tokenHash),
+        tokens.map((token) => token.kind),
+        tokens.map((token) => token.grantId),
+        tokens.map((token) => token.clientId),
+        tokens.map((token) => token.userId),
+        tokens.map((token) => `{${token.scopes.join(',')}}`),
+        tokens.map((token) => token.expiresAt),
+      ],
+    );
+  }
+
+  /** The token (live, revoked or expired) whose secret has this hash. */
+  async findToken(tokenHash: string): Promise<OAuthTokenRecord | null> {
+    const rows: TokenRow[] = await this.dataSource.query(`SELECT ${TOKEN_COLUMNS} FROM oauth_tokens WHERE token_hash = $1`, [tokenHash]);
+    return rows[0] ? toToken(rows[0]) : null;
+  }
+
+  /** Revokes one token; false when it was already revoked. */
+  async revokeToken(id: string): Promise<boolean> {
+    const [, affected]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE oauth_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`,
+      [id],
+    );
+    return affected === 1;
+  }
+
+  /** Revokes every token of a grant, and any code of it not yet used. */
+  async revokeGrant(grantId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL`, [grantId]);
+      await manager.query(`UPDATE oauth_authorization_codes SET used_at = now() WHERE grant_id = $1 AND used_at IS NULL`, [grantId]);
+    });
+  }
+}
