@@ -10,6 +10,7 @@ label{display:block;margin:0 0 .25rem;font-weight:600}
 input[type=email],input[type=password]{width:100%;margin:0 0 1rem;padding:.6rem .75rem;border:1px solid #8a93a6;border-radius:8px;font:inherit}
 input:focus-visible,button:focus-visible{outline:3px solid #2f6fed;outline-offset:2px}
 ul{margin:0 0 1.5rem;padding-left:1.25rem}
+form{margin:0 0 1rem}
 li{margin:.25rem 0}
 .actions{display:flex;gap:.75rem}
 button{flex:1;padding:.65rem 1rem;border:1px solid #2f6fed;border-radius:8px;background:#2f6fed;color:#fff;font:inherit;font-weight:600;cursor:pointer}

@@ -1,0 +1,198 @@
+import { createServer, Server } from 'node:http';
+import { once } from 'node:events';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { Issuer, generators, BaseClient } from 'openid-client';
+import { chromium, Browser, Page } from 'playwright-core';
+import { createTestApp, createUser, PROJECT_ROOT, TestApp, TestUser } from './support';
+import { RegisteredClient, registerClient } from './oauth/oauth-flow';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = join(PROJECT_ROOT, 'test-artifacts', 'screenshots');
+
+/** A client's redirect URI on loopback: records what the browser brings back. */
+class CallbackReceiver {
+  private server?: Server;
+  private waiting?: (url: URL) => void;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.waiting?.(new URL(req.url ?? '/', this.url));
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('You can close this window.');
+    });
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callback`;
+  }
+
+  next(): Promise<URL> {
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  async stop(): Promise<void> {
+    this.server?.close();
+    if (this.server) await once(this.server, 'close');
+  }
+}
+
+/**
+ * The authorization code flow as users meet it: the pages in headless Chromium, driven by the
+ * keyboard, and `openid-client` as the real OAuth client (decisions 9).
+ */
+describe('OAuth in a browser, with openid-client', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let user: TestUser;
+  let owner: TestUser;
+  let receiver: CallbackReceiver;
+  let issuer: Issuer<BaseClient>;
+  let registered: RegisteredClient;
+  let client: BaseClient;
+  const consoleProblems: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    }
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    t = await createTestApp();
+    receiver = new CallbackReceiver();
+    await receiver.start();
+    owner = await createUser(t.http);
+    user = await createUser(t.http);
+    registered = await registerClient(t.http, owner, { redirect_uris: [receiver.url], scopes: ['read:resources', 'write:resources'] });
+    issuer = await Issuer.discover(`${t.url}/.well-known/oauth-authorization-server`);
+    client = new issuer.Client({
+      client_id: registered.id,
+      client_secret: registered.client_secret,
+      redirect_uris: [receiver.url],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await (await browser.newContext()).newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleProblems.push(message.text());
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.stop();
+    await t?.close();
+  });
+
+  function authorizationUrl(target: BaseClient, extra: Record<string, string> = {}): { url: string; verifier: string; state: string } {
+    const verifier = generators.codeVerifier();
+    const state = generators.state();
+    const url = target.authorizationUrl({
+      scope: 'read:resources',
+      state,
+      code_challenge: generators.codeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...extra,
+    });
+    return { url, verifier, state };
+  }
+
+  it('discovers the server from its RFC 8414 metadata', () => {
+    expect(issuer.metadata.token_endpoint).toBe(`${t.url}/oauth/token`);
+    expect(issuer.metadata.code_challenge_methods_supported).toEqual(['S256']);
+  });
+
+  it('logs in and allows with the keyboard alone, then exchanges the code with PKCE', async () => {
+    const { url, verifier, state } = authorizationUrl(client);
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: 'Log in to continue' }).isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'oauth-login.png'), fullPage: true });
+
+    // The email field has the focus; Tab goes to the password, then to the button.
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('email');
+    await page.keyboard.type(user.email);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('password');
+    await page.keyboard.type(user.password);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Log in');
+    await page.keyboard.press('Enter');
+
+    await page.getByRole('heading', { name: /Allow Acme dashboard/ }).waitFor();
+    await expect(page.getByText('See your resources').isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'oauth-consent.png'), fullPage: true });
+
+    const arrival = receiver.next();
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Allow');
+    await page.keyboard.press('Enter');
+    const back = await arrival;
+
+    const params = client.callbackParams(back.toString());
+    expect(params.state).toBe(state);
+    const tokens = await client.oauthCallback(receiver.url, params, { code_verifier: verifier, state });
+    expect(tokens.access_token).toMatch(/^oat_/);
+    expect(tokens.scope).toBe('read:resources');
+
+    const list = await fetch(`${t.url}/v2/resources`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    expect(list.status).toBe(200);
+
+    const refreshed = await client.refresh(tokens.refresh_token ?? '');
+    expect(refreshed.access_token).toMatch(/^oat_/);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    await expect(client.refresh(tokens.refresh_token ?? '')).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const introspection = await client.introspect(refreshed.access_token ?? '');
+    expect(introspection).toMatchObject({ active: false });
+    expect(consoleProblems).toEqual([]);
+  });
+
+  it('revokes, then the token is inactive and refused', async () => {
+    const tokens = await client.grant({ grant_type: 'client_credentials', scope: 'read:resources' });
+    await expect(client.introspect(tokens.access_token ?? '')).resolves.toMatchObject({ active: true, client_id: registered.id });
+    await client.revoke(tokens.access_token ?? '');
+    await expect(client.introspect(tokens.access_token ?? '')).resolves.toEqual({ active: false });
+    const list = await fetch(`${t.url}/v2/resources`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    expect(list.status).toBe(401);
+  });
+
+  it('lets a public client through with PKCE, the session already open', async () => {
+    const publicRegistered = await registerClient(t.http, owner, { confidential: false, redirect_uris: [receiver.url] });
+    const publicClient = new issuer.Client({
+      client_id: publicRegistered.id,
+      redirect_uris: [receiver.url],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+    const { url, verifier, state } = authorizationUrl(publicClient);
+    await page.goto(url);
+    const arrival = receiver.next();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const back = await arrival;
+    const tokens = await publicClient.oauthCallback(receiver.url, publicClient.callbackParams(back.toString()), { code_verifier: verifier, state });
+    expect(tokens.access_token).toMatch(/^oat_/);
+  });
+
+  it('sends Deny back as access_denied', async () => {
+    const { url, state } = authorizationUrl(client);
+    await page.goto(url);
+    const arrival = receiver.next();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    const back = await arrival;
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('state')).toBe(state);
+  });
+
+  it('shows an error page, and stays, for a redirect URI not registered', async () => {
+    const url = new URL(authorizationUrl(client).url);
+    url.searchParams.set('redirect_uri', 'http://127.0.0.1:1/elsewhere');
+    const response = await page.goto(url.toString());
+    expect(response?.status()).toBe(400);
+    expect(new URL(page.url()).pathname).toBe('/oauth/authorize');
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('redirect URI');
+    await page.screenshot({ path: join(SCREENSHOTS, 'oauth-error.png'), fullPage: true });
+  });
+});
