@@ -112,13 +112,13 @@ describe('OAuth in a browser, with openid-client', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'oauth-login.png'), fullPage: true });
 
     // The email field has the focus; Tab goes to the password, then to the button.
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('email');
+    await expect(page.locator(':focus').getAttribute('id')).resolves.toBe('email');
     await page.keyboard.type(user.email);
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('password');
+    await expect(page.locator(':focus').getAttribute('id')).resolves.toBe('password');
     await page.keyboard.type(user.password);
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Log in');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Log in');
     await page.keyboard.press('Enter');
 
     await page.getByRole('heading', { name: /Allow Acme dashboard/ }).waitFor();
@@ -127,7 +127,7 @@ describe('OAuth in a browser, with openid-client', () => {
 
     const arrival = receiver.next();
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Allow');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Allow');
     await page.keyboard.press('Enter');
     const back = await arrival;
 
