@@ -69,11 +69,12 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     }
     const gone = attempt.status_code === GONE;
     if (gone || attemptNumber >= this.schedule.length) {
-      await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
       const reason = gone
         ? `The receiver answered 410 Gone to delivery ${delivery.id}.`
         : `Delivery ${delivery.id} failed ${attemptNumber} times in a row; last: ${attempt.error ?? `HTTP ${attempt.status_code}`}.`;
+      // The webhook first: whoever sees the delivery failed sees the webhook disabled.
       await this.webhooks.disable(webhook.id, reason);
+      await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
       this.logger.warn({ webhookId: webhook.id, deliveryId: delivery.id }, 'webhook disabled');
       return;
     }

@@ -22,11 +22,8 @@ export class TokenAdministrationService {
   ) {}
 
   async revoke(req: Request): Promise<OAuthAnswer> {
-    const { client, refusal } = await this.authenticateClient(req);
-    if (!client) return refusal;
-    const presented = text((req.body as FormBody).token);
-    if (!presented) return oauthError(400, 'invalid_request', 'Missing parameter: `token`.');
-    const token = await this.ownToken(presented, client);
+    const { token, refusal } = await this.presentedToken(req);
+    if (refusal) return refusal;
     // An unknown token, or another client's, is answered like a revoked one (RFC 7009 2.2).
     if (token && token.revokedAt === null) {
       if (token.kind === 'refresh') await this.grants.revokeGrant(token.grantId);
@@ -36,11 +33,8 @@ export class TokenAdministrationService {
   }
 
   async introspect(req: Request): Promise<OAuthAnswer> {
-    const { client, refusal } = await this.authenticateClient(req);
-    if (!client) return refusal;
-    const presented = text((req.body as FormBody).token);
-    if (!presented) return oauthError(400, 'invalid_request', 'Missing parameter: `token`.');
-    const token = await this.ownToken(presented, client);
+    const { token, refusal } = await this.presentedToken(req);
+    if (refusal) return refusal;
     if (!token || token.revokedAt !== null || token.expiresAt.getTime() <= Date.now()) {
       return { status: 200, headers: { ...NO_STORE }, body: { active: false } };
     }
@@ -59,9 +53,14 @@ export class TokenAdministrationService {
     };
   }
 
-  private async ownToken(presented: string, client: OAuthServerClient): Promise<OAuthTokenRecord | null> {
+  /** The `token` of the form when the authenticated client holds it; null for any other token. */
+  private async presentedToken(req: Request): Promise<{ token: OAuthTokenRecord | null; refusal?: never } | { token?: never; refusal: OAuthAnswer }> {
+    const { client, refusal } = await this.authenticateClient(req);
+    if (!client) return { refusal };
+    const presented = text((req.body as FormBody).token);
+    if (!presented) return { refusal: oauthError(400, 'invalid_request', 'Missing parameter: `token`.') };
     const token = await this.grants.findToken(hashSecret(presented));
-    return token && token.clientId === client.id ? token : null;
+    return { token: token && token.clientId === client.id ? token : null };
   }
 
   /** The calling client, or the 401 `invalid_client` answer (RFC 6749 5.2). */
