@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import {
   createTestApp,
   createUser,
+  freePort,
   FROM_SOURCE,
   HttpsReceiver,
   PROJECT_ROOT,
@@ -21,6 +22,7 @@ describe('webhook delivery', () => {
   let receiver: HttpsReceiver;
   let worker: ChildProcess;
   let owner: TestUser;
+  let metricsPort: number;
 
   const bearer = (): [string, string] => ['Authorization', `Bearer ${owner.accessToken}`];
 
@@ -29,6 +31,7 @@ describe('webhook delivery', () => {
     receiver = await startHttpsReceiver();
     t = await createTestApp();
     owner = await createUser(t.http);
+    metricsPort = await freePort();
     worker = spawn(process.execPath, [...FROM_SOURCE, 'apps/worker/src/main.ts'], {
       cwd: PROJECT_ROOT,
       stdio: 'ignore',
@@ -37,6 +40,7 @@ describe('webhook delivery', () => {
         NODE_EXTRA_CA_CERTS: receiver.certFile,
         WEBHOOK_RETRY_SCHEDULE_MS: '0,20,20,20,20',
         WEBHOOK_RELAY_INTERVAL_MS: '50',
+        WORKER_METRICS_PORT: String(metricsPort),
       },
     });
   }, 60000);
@@ -198,5 +202,37 @@ describe('webhook delivery', () => {
       .expect(202);
     expect(retried.body.data.status).toBe('pending');
     await until(async () => ((await read(failing.id, second.body.data.id)).body.data.attempts.length === 2 ? true : undefined));
+  });
+
+  it('serves Prometheus metrics on WORKER_METRICS_PORT: outcomes, latencies and queue depth', async () => {
+    // The earlier tests delivered at once, retried, gave up and sent test triggers.
+    const scrape = async (): Promise<string> => {
+      const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      return res.text();
+    };
+    const value = (text: string, series: string): number => {
+      const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const text = await until(async () => {
+      const current = await scrape();
+      return value(current, 'webhook_delivery_attempts_total{outcome="failed",kind="test"}') >= 1 ? current : undefined;
+    });
+    expect(value(text, 'webhook_delivery_attempts_total{outcome="succeeded",kind="event"}')).toBeGreaterThanOrEqual(4);
+    expect(value(text, 'webhook_delivery_attempts_total{outcome="retrying",kind="event"}')).toBeGreaterThanOrEqual(5);
+    expect(value(text, 'webhook_delivery_attempts_total{outcome="failed",kind="event"}')).toBeGreaterThanOrEqual(2);
+    expect(value(text, 'webhook_delivery_attempts_total{outcome="succeeded",kind="test"}')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'webhook_delivery_commit_to_arrival_seconds_count')).toBeGreaterThanOrEqual(4);
+    expect(value(text, 'webhook_delivery_commit_to_arrival_seconds_bucket{le="+Inf"}')).toBe(
+      value(text, 'webhook_delivery_commit_to_arrival_seconds_count'),
+    );
+    expect(value(text, 'webhook_delivery_attempt_duration_seconds_count')).toBeGreaterThanOrEqual(12);
+    for (const state of ['waiting', 'active', 'delayed', 'failed']) {
+      expect(text).toMatch(new RegExp(`^webhook_delivery_queue_jobs\\{state="${state}"\\} \\d+$`, 'm'));
+    }
+    expect(text).toContain('process_cpu_seconds_total');
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
   });
 });

@@ -7,6 +7,8 @@ import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { JobDrain } from './job-drain.service';
+import { WorkerMetrics } from './metrics/worker-metrics';
+import { WorkerMetricsServer } from './metrics/worker-metrics-server';
 import { OutboxRelay } from './relay/outbox-relay.service';
 import { WorkerHeartbeat } from './worker-heartbeat.service';
 
@@ -27,6 +29,6 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
     QueueModule,
     DiscoveryModule,
   ],
-  providers: [...PROCESSORS, OutboxRelay, WorkerHeartbeat, JobDrain],
+  providers: [...PROCESSORS, OutboxRelay, WorkerHeartbeat, JobDrain, WorkerMetrics, WorkerMetricsServer],
 })
 export class WorkerModule {}

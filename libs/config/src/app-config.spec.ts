@@ -25,6 +25,11 @@ describe('loadConfig (decisions 13)', () => {
     expect(problemsOf({ JWT_SECRET: VALID_SECRET, LOG_FORMAT: 'xml' })).toEqual([expect.stringMatching(/^LOG_FORMAT /)]);
   });
 
+  it('leaves the worker metrics port unset by default and reads it when given', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).WORKER_METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, WORKER_METRICS_PORT: '9464' }).WORKER_METRICS_PORT).toBe(9464);
+  });
+
   it('defaults NODE_ENV to production', () => {
     expect(loadConfig({ JWT_SECRET: VALID_SECRET }).NODE_ENV).toBe('production');
   });
@@ -74,6 +79,8 @@ describe('loadConfig (decisions 13)', () => {
     ['APP_ENV', 'prod'],
     ['SHUTDOWN_GRACE_MS', 'soon'],
     ['PUBLIC_URL', 'https://api.example.com/v2'],
+    ['WORKER_METRICS_PORT', '0'],
+    ['WORKER_METRICS_PORT', 'metrics'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     const problems = problemsOf({ JWT_SECRET: VALID_SECRET, [name]: value });
     expect(problems).toHaveLength(1);

@@ -138,6 +138,14 @@ export class AppConfig {
   @Max(60000)
   WEBHOOK_RELAY_INTERVAL_MS = 250;
 
+  /** Port of the worker's Prometheus `/metrics`; unset, the worker opens no port at all. */
+  @ValidateIf((config: AppConfig) => config.WORKER_METRICS_PORT !== undefined)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  WORKER_METRICS_PORT?: number;
+
   /** A dependency that answers slower than these is reported as 503, not waited on (fail fast). */
   @TimeoutMs()
   DATABASE_CONNECT_TIMEOUT_MS = 2000;
@@ -189,7 +197,7 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT');
+  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT');
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),
   );

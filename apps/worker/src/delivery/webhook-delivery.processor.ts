@@ -4,6 +4,7 @@ import type { Job, Queue } from 'bullmq';
 import { AppConfig } from '@app/config';
 import { WebhookDeliveryRepository, WebhookRepository } from '@app/database';
 import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { WorkerMetrics } from '../metrics/worker-metrics';
 import { sendWebhook } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
@@ -32,6 +33,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
+    private readonly metrics: WorkerMetrics,
   ) {
     super();
     this.schedule = config.webhookRetrySchedule;
@@ -60,11 +62,13 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     const attemptNumber = delivery.attempts.length + 1;
     if (succeeded) {
       await this.deliveries.recordAttempt(delivery.id, attempt, 'succeeded', null);
+      this.metrics.recordAttempt('succeeded', delivery.test, attempt.duration_ms, eventCreatedAt(delivery.body));
       return;
     }
     // Test deliveries make one attempt and never disable their webhook.
     if (delivery.test) {
       await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
+      this.metrics.recordAttempt('failed', true, attempt.duration_ms);
       return;
     }
     const gone = attempt.status_code === GONE;
@@ -75,6 +79,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       // The webhook first: whoever sees the delivery failed sees the webhook disabled.
       await this.webhooks.disable(webhook.id, reason);
       await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
+      this.metrics.recordAttempt('failed', false, attempt.duration_ms);
       this.logger.warn({ webhookId: webhook.id, deliveryId: delivery.id }, 'webhook disabled');
       return;
     }
@@ -85,5 +90,12 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       { deliveryId: delivery.id },
       { delay, jobId: deliveryJobId(delivery.id, attemptNumber + 1) },
     );
+    this.metrics.recordAttempt('retrying', false, attempt.duration_ms);
   }
+}
+
+/** The commit time of the event a delivery carries: its payload's `created_at`. */
+function eventCreatedAt(body: string): Date | undefined {
+  const { created_at: createdAt } = JSON.parse(body) as { created_at?: unknown };
+  return typeof createdAt === 'string' ? new Date(createdAt) : undefined;
 }
