@@ -233,9 +233,33 @@ describe('platform', () => {
       const res = await t.http.get('/health/ready');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
+      // Whether a worker beats under the run's prefix depends on the suites running beside this one.
       expect(res.body).toEqual({
-        data: { status: 'ok', checks: { database: { status: 'up' }, redis: { status: 'up' } } },
+        data: {
+          status: 'ok',
+          checks: { database: { status: 'up' }, redis: { status: 'up' }, worker: expect.objectContaining({ status: expect.any(String) }) },
+        },
       });
+    });
+
+    it('reports no worker as down without failing readiness: events wait in the outbox', async () => {
+      const prefix = process.env.REDIS_PREFIX;
+      // A prefix no worker beats under.
+      process.env.REDIS_PREFIX = `${prefix}_noworker`;
+      const alone = await createTestApp().finally(() => {
+        process.env.REDIS_PREFIX = prefix;
+      });
+      try {
+        const res = await alone.http.get('/health/ready');
+        expect(res.status).toBe(200);
+        expect(res.body.data.checks).toEqual({
+          database: { status: 'up' },
+          redis: { status: 'up' },
+          worker: { status: 'down', workers: 0, message: 'no worker beat within 30 s' },
+        });
+      } finally {
+        await alone.close();
+      }
     });
 
     it('ignores credentials, even broken ones', async () => {

@@ -204,6 +204,12 @@ describe('webhook delivery', () => {
     await until(async () => ((await read(failing.id, second.body.data.id)).body.data.attempts.length === 2 ? true : undefined));
   });
 
+  it("reports the running worker in the API's readiness detail", async () => {
+    const res = await t.http.get('/health/ready').expect(200);
+    expect(res.body.data.checks.worker).toEqual({ status: 'up', workers: expect.any(Number) });
+    expect(res.body.data.checks.worker.workers).toBeGreaterThanOrEqual(1);
+  });
+
   it('serves Prometheus metrics on WORKER_METRICS_PORT: outcomes, latencies and queue depth', async () => {
     // The earlier tests delivered at once, retried, gave up and sent test triggers.
     const scrape = async (): Promise<string> => {

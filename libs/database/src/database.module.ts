@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { RedisModule } from './redis/redis.module';
+import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { EventRepository } from './repositories/event.repository';
 import { LegacyTokenRepository } from './repositories/legacy-token.repository';
@@ -28,6 +29,7 @@ const REPOSITORIES = [
   WebhookDeliveryRepository,
   OAuthClientRepository,
   OAuthGrantRepository,
+  WorkerHeartbeatRepository,
 ];
 
 /** PostgreSQL through TypeORM, Redis, and the repositories every module shares. */

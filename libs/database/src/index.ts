@@ -4,6 +4,7 @@ export * from './database.module';
 export * from './entities';
 export * from './migrations';
 export * from './redis/redis.module';
+export * from './redis/worker-heartbeat.repository';
 export * from './repositories/api-key.repository';
 export * from './repositories/event.repository';
 export * from './repositories/legacy-token.repository';

@@ -25,7 +25,9 @@ export class HealthController {
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Readiness probe',
-    description: 'PostgreSQL and Redis answer. 503 `service_unavailable` names what is down. No credential.',
+    description:
+      'PostgreSQL and Redis answer. 503 `service_unavailable` names what is down. The `worker` entry ' +
+      'counts live workers and never causes a 503: events wait in the outbox until a worker runs. No credential.',
   })
   @ApiDataResponse(HealthView)
   @ApiErrors(503)

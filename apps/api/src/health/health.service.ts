@@ -3,6 +3,7 @@ import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, TypeOrmHe
 import { AppError, FieldProblem } from '@app/common';
 import { DependencyHealth, HealthView } from './health.view';
 import { RedisHealthIndicator } from './redis.health';
+import { WorkerHealthIndicator } from './worker.health';
 
 /** A dependency slower than this is as good as down for a load balancer. */
 const CHECK_TIMEOUT_MS = 1000;
@@ -13,6 +14,7 @@ export class HealthService {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
+    private readonly worker: WorkerHealthIndicator,
   ) {}
 
   /** The process runs and its event loop answers; dependencies are not consulted. */
@@ -20,14 +22,19 @@ export class HealthService {
     return { status: 'ok' };
   }
 
-  /** PostgreSQL answers `SELECT 1` and Redis answers `PING`; otherwise 503 naming what is down. */
+  /**
+   * PostgreSQL answers `SELECT 1` and Redis answers `PING`; otherwise 503 naming what is down.
+   * The worker entry is information only: without a worker the API still serves, and events
+   * wait in the outbox until one runs.
+   */
   async readiness(): Promise<HealthView> {
     try {
+      const worker = this.worker.check(CHECK_TIMEOUT_MS);
       const result = await this.health.check([
         () => this.database.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
         () => this.redis.pingCheck('redis', CHECK_TIMEOUT_MS),
       ]);
-      return { status: 'ok', checks: toChecks(result.details) };
+      return { status: 'ok', checks: { ...toChecks(result.details), worker: await worker } };
     } catch (error) {
       if (error instanceof ServiceUnavailableException) throw notReady(error.getResponse() as HealthCheckResult);
       throw error;
