@@ -75,13 +75,16 @@ describe('webhook delivery', () => {
   const flakyCalls = new Map<string, number>();
 
   beforeAll(() => {
-    // /ok answers 200, /flaky 500 once per event then 200, /fail always 500, /gone 410.
+    // /ok answers 200, /flaky 500 once per event then 200, /slow 6 s late once per event then
+    // at once, /redirect 302 to /redirected, /fail always 500, /gone 410.
     receiver.respond((request, res) => {
       const eventId = String(request.headers['x-webhook-event-id']);
-      if (request.url === '/flaky') {
-        const calls = (flakyCalls.get(eventId) ?? 0) + 1;
-        flakyCalls.set(eventId, calls);
-        res.writeHead(calls === 1 ? 500 : 200).end();
+      const calls = (flakyCalls.get(`${request.url} ${eventId}`) ?? 0) + 1;
+      flakyCalls.set(`${request.url} ${eventId}`, calls);
+      if (request.url === '/flaky') res.writeHead(calls === 1 ? 500 : 200).end();
+      else if (request.url === '/slow' && calls === 1) setTimeout(() => res.writeHead(200).end('late'), 6000);
+      else if (request.url === '/redirect') {
+        res.writeHead(302, { Location: `https://127.0.0.1:${receiver.port}/redirected` }).end();
       } else if (request.url === '/fail') res.writeHead(500).end('down');
       else if (request.url === '/gone') res.writeHead(410).end();
       else res.writeHead(200).end('ok');
@@ -92,7 +95,9 @@ describe('webhook delivery', () => {
     return (await t.http.get(`/v2/webhooks/${id}`).set(...bearer()).expect(200)).body.data;
   }
 
-  async function deliveries(webhookId: string): Promise<{ status: string; attempts: { status_code: number | null }[] }[]> {
+  async function deliveries(
+    webhookId: string,
+  ): Promise<{ id: string; status: string; attempts: { status_code: number | null; error: string | null }[] }[]> {
     return (await t.http.get(`/v2/webhooks/${webhookId}/deliveries`).set(...bearer()).expect(200)).body.data;
   }
 
@@ -202,6 +207,66 @@ describe('webhook delivery', () => {
       .expect(202);
     expect(retried.body.data.status).toBe('pending');
     await until(async () => ((await read(failing.id, second.body.data.id)).body.data.attempts.length === 2 ? true : undefined));
+  });
+
+  it('records a receiver that answers after 6 s as a timeout, and retries', async () => {
+    const hook = await newWebhook('/slow', ['resource.created']);
+    await t.http.post('/v2/resources').set(...bearer()).send({ name: 'slow' }).expect(201);
+    const [row] = await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    }, 30000);
+    expect(row.attempts).toEqual([
+      expect.objectContaining({ status_code: null, error: 'no answer within 5000 ms', response_body: null }),
+      expect.objectContaining({ status_code: 200, error: null }),
+    ]);
+  }, 40000);
+
+  it('records a 302 as a failure and does not follow it', async () => {
+    const hook = await newWebhook('/redirect', ['resource.created']);
+    await t.http.post('/v2/resources').set(...bearer()).send({ name: 'redirected' }).expect(201);
+    const [row] = await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(row.attempts.map((attempt) => attempt.status_code)).toEqual([302, 302, 302, 302, 302]);
+    expect(receiver.received.filter((request) => request.url === '/redirect')).toHaveLength(5);
+    expect(receiver.received.filter((request) => request.url === '/redirected')).toHaveLength(0);
+  });
+
+  it('delivers user.updated after PATCH /users/me', async () => {
+    await newWebhook('/ok', ['user.updated']);
+    await t.http.patch('/v2/users/me').set(...bearer()).send({ profile: { first_name: 'Grace' } }).expect(200);
+    const arrived = await until(() => {
+      const found = receiver.received.find(
+        (request) => request.headers['x-webhook-event-type'] === 'user.updated' && request.body.includes('Grace'),
+      );
+      return Promise.resolve(found);
+    });
+    expect(JSON.parse(arrived.body)).toMatchObject({
+      type: 'user.updated',
+      data: { object: { id: owner.id, profile: { first_name: 'Grace' } } },
+      previous_data: { profile: { first_name: null } },
+    });
+  });
+
+  it('never shows the secret again: not in reads, updates, deliveries, events or delivered bodies', async () => {
+    const hook = await newWebhook('/ok', ['resource.created']);
+    await t.http.post('/v2/resources').set(...bearer()).send({ name: 'secretive' }).expect(201);
+    const [row] = await until(async () => {
+      const rows = await deliveries(hook.id);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    });
+    const answers = [
+      await t.http.get(`/v2/webhooks/${hook.id}`).set(...bearer()).expect(200),
+      await t.http.get('/v2/webhooks').set(...bearer()).expect(200),
+      await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ description: 'checked' }).expect(200),
+      await t.http.get(`/v2/webhooks/${hook.id}/deliveries`).set(...bearer()).expect(200),
+      await t.http.get(`/v2/webhooks/${hook.id}/deliveries/${row.id}`).set(...bearer()).expect(200),
+      await t.http.get('/v2/events').set(...bearer()).expect(200),
+    ];
+    for (const answer of answers) expect(answer.text).not.toContain(hook.secret);
+    expect(receiver.received.some((request) => request.body.includes(hook.secret))).toBe(false);
   });
 
   it("reports the running worker in the API's readiness detail", async () => {
