@@ -69,3 +69,38 @@ export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise
   } while (cursor !== '0');
   await redis.quit();
 }
+
+export interface SuiteEnvironment {
+  /** The suite's own `DATABASE_URL` and `REDIS_PREFIX`, to pass to the processes it starts. */
+  env: { DATABASE_URL: string; REDIS_PREFIX: string };
+  destroy(): Promise<void>;
+}
+
+/**
+ * A migrated database and a Redis prefix of one suite's own, beside the run's. A worker relays
+ * every committed event of its database, so a suite that starts workers with settings of its
+ * own (another Redis, another trusted certificate) gives them a database no other suite writes.
+ */
+export async function createSuiteEnvironment(name: string): Promise<SuiteEnvironment> {
+  const runUrl = new URL(process.env.DATABASE_URL ?? '');
+  const database = `${runUrl.pathname.slice(1)}_${name}`;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${database}"`);
+  await admin.end();
+  const env = { DATABASE_URL: databaseUrl(database), REDIS_PREFIX: `${process.env.REDIS_PREFIX}:${name}` };
+  const dataSource = new DataSource(dataSourceOptions(loadConfig({ ...process.env, ...env }), true));
+  await dataSource.initialize();
+  await dataSource.runMigrations();
+  await dataSource.destroy();
+  return {
+    env,
+    destroy: async () => {
+      const cleanup = new Client({ connectionString: ADMIN_DATABASE_URL });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await cleanup.end();
+      await deleteRedisKeys(REDIS_URL, env.REDIS_PREFIX);
+    },
+  };
+}

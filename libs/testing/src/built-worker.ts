@@ -1,0 +1,79 @@
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from './source-process';
+
+/** The built worker entry point; `npm test` builds before Jest runs. */
+export const BUILT_WORKER = join(PROJECT_ROOT, 'dist/apps/worker/src/main.js');
+
+const READY_WITHIN_MS = 30_000;
+
+export interface RunningWorker {
+  process: ChildProcessWithoutNullStreams;
+  /** Every JSON log line so far. */
+  logs: string[];
+  /** SIGTERM, and the exit code once it ends. */
+  terminate(): Promise<number | null>;
+  /** SIGKILL: the process ends at once, jobs in flight and all. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts the built worker as operators do, with the environment alone (the run's settings plus
+ * `env`), and resolves once it logs that it is ready.
+ */
+export async function startBuiltWorker(env: NodeJS.ProcessEnv = {}): Promise<RunningWorker> {
+  if (!existsSync(BUILT_WORKER)) throw new Error(`${BUILT_WORKER} is missing: run npm run build`);
+  const child = spawn(process.execPath, [BUILT_WORKER], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+  });
+  const logs: string[] = [];
+  let buffer = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the worker was not ready within ${READY_WITHIN_MS} ms`)), READY_WITHIN_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines.filter((candidate) => candidate.startsWith('{'))) {
+        logs.push(line);
+        if ((JSON.parse(line) as { msg?: string }).msg === 'Worker ready') {
+          clearTimeout(timer);
+          resolve();
+        }
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the worker exited with ${code} before it was ready`));
+    });
+  });
+  child.stderr.resume();
+  const ended = (): boolean => child.exitCode !== null || child.signalCode !== null;
+  const worker: RunningWorker = {
+    process: child,
+    logs,
+    terminate: async () => {
+      if (ended()) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+    kill: async () => {
+      if (ended()) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  try {
+    await ready;
+  } catch (error) {
+    await worker.kill();
+    throw error;
+  }
+  return worker;
+}
