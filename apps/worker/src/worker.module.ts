@@ -5,6 +5,7 @@ import { logDestination, logLineOptions } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
+import { WebhookAgents } from './delivery/webhook-agents';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { JobDrain } from './job-drain.service';
 import { WorkerMetrics } from './metrics/worker-metrics';
@@ -29,6 +30,18 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
     QueueModule,
     DiscoveryModule,
   ],
-  providers: [...PROCESSORS, OutboxRelay, WorkerHeartbeat, JobDrain, WorkerMetrics, WorkerMetricsServer],
+  providers: [
+    {
+      provide: WebhookAgents,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new WebhookAgents({ allowPrivateTargets: config.allowPrivateWebhookTargets }),
+    },
+    ...PROCESSORS,
+    OutboxRelay,
+    WorkerHeartbeat,
+    JobDrain,
+    WorkerMetrics,
+    WorkerMetricsServer,
+  ],
 })
 export class WorkerModule {}

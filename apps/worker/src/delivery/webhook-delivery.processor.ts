@@ -5,6 +5,7 @@ import { AppConfig } from '@app/config';
 import { WebhookDeliveryRepository, WebhookRepository } from '@app/database';
 import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { WorkerMetrics } from '../metrics/worker-metrics';
+import { WebhookAgents } from './webhook-agents';
 import { sendWebhook } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
@@ -34,6 +35,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     private readonly deliveries: WebhookDeliveryRepository,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
     private readonly metrics: WorkerMetrics,
+    private readonly agents: WebhookAgents,
   ) {
     super();
     this.schedule = config.webhookRetrySchedule;
@@ -57,7 +59,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     );
     const { succeeded, ...attempt } = await sendWebhook(webhook.url, delivery.body, headers, {
       timeoutMs: DELIVERY_TIMEOUT_MS,
-      allowPrivateTargets: this.config.allowPrivateWebhookTargets,
+      agents: this.agents,
     });
     const attemptNumber = delivery.attempts.length + 1;
     if (succeeded) {

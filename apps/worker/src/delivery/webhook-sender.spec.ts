@@ -2,26 +2,31 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { HttpsReceiver, startHttpsReceiver } from '@app/testing';
+import { WebhookAgents } from './webhook-agents';
 import { sendWebhook, SendOptions } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
 /** Deliveries to a real HTTPS receiver on 127.0.0.1 with a certificate made for the run (decisions 11). */
 describe('sendWebhook', () => {
   let receiver: HttpsReceiver;
+  let trusting: WebhookAgents;
+  let guarded: WebhookAgents;
+  let untrusting: WebhookAgents;
 
   beforeAll(async () => {
     receiver = await startHttpsReceiver();
+    trusting = new WebhookAgents({ allowPrivateTargets: true, ca: receiver.cert });
+    guarded = new WebhookAgents({ allowPrivateTargets: false, ca: receiver.cert });
+    untrusting = new WebhookAgents({ allowPrivateTargets: true });
   });
-  afterAll(() => receiver.close());
+  afterAll(async () => {
+    for (const agents of [trusting, guarded, untrusting]) agents.destroy();
+    await receiver.close();
+  });
 
   const respond = (handler: (body: string, res: ServerResponse, headers: IncomingMessage['headers']) => void): void =>
     receiver.respond((request, res) => handler(request.body, res, request.headers));
-  const options = (overrides: Partial<SendOptions> = {}): SendOptions => ({
-    timeoutMs: 5000,
-    allowPrivateTargets: true,
-    ca: receiver.cert,
-    ...overrides,
-  });
+  const options = (overrides: Partial<SendOptions> = {}): SendOptions => ({ timeoutMs: 5000, agents: trusting, ...overrides });
   const url = () => `https://127.0.0.1:${receiver.port}/hook`;
   const event = { id: 'evt_01M83J1BG441AVKTCT1S4B49EA', type: 'resource.created' };
   const body = JSON.stringify({ id: event.id, type: event.type, data: { object: { name: 'é ✓' } }, previous_data: null });
@@ -84,16 +89,36 @@ describe('sendWebhook', () => {
 
   it('refuses private targets at connect time unless allowed', async () => {
     respond((_raw, res) => res.writeHead(200).end());
-    const literal = await sendWebhook(url(), body, {}, options({ allowPrivateTargets: false }));
+    const literal = await sendWebhook(url(), body, {}, options({ agents: guarded }));
     expect(literal).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/127\.0\.0\.1/) });
     // A name is judged by the address it resolves to at connection time.
-    const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ allowPrivateTargets: false }));
+    const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ agents: guarded }));
     expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/loopback/) });
   });
 
   it('records an untrusted certificate as an error', async () => {
     respond((_raw, res) => res.writeHead(200).end());
-    const attempt = await sendWebhook(url(), body, {}, options({ ca: undefined }));
+    const attempt = await sendWebhook(url(), body, {}, options({ agents: untrusting }));
     expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.any(String) });
+  });
+
+  it('reuses one kept connection per origin for consecutive deliveries', async () => {
+    respond((_raw, res) => res.writeHead(200).end('ok'));
+    const agents = new WebhookAgents({ allowPrivateTargets: true, ca: receiver.cert });
+    const connections = jest.spyOn(agents.for(new URL(url())), 'createConnection');
+    try {
+      for (let sent = 0; sent < 3; sent++) expect(await sendWebhook(url(), body, {}, options({ agents }))).toMatchObject({ succeeded: true });
+      expect(connections).toHaveBeenCalledTimes(1);
+    } finally {
+      agents.destroy();
+    }
+  });
+
+  it('checks the address of every new kept connection: a guarded pool still refuses a name for loopback', async () => {
+    respond((_raw, res) => res.writeHead(200).end('ok'));
+    for (let sent = 0; sent < 2; sent++) {
+      const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ agents: guarded }));
+      expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/resolves to 127\.0\.0\.1/) });
+    }
   });
 });

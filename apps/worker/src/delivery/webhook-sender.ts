@@ -1,7 +1,9 @@
-import { Agent, request } from 'node:https';
+import type { ClientRequest } from 'node:http';
+import { request } from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, isRefusedAddress, RefusedTargetError } from '@app/common';
+import { isRefusedAddress, RefusedTargetError } from '@app/common';
 import type { DeliveryAttempt } from '@app/database';
+import { WebhookAgents } from './webhook-agents';
 
 /** How much of a response body an attempt keeps. */
 const RESPONSE_BODY_LIMIT = 1024;
@@ -9,10 +11,8 @@ const RESPONSE_BODY_LIMIT = 1024;
 export interface SendOptions {
   /** 2xx within this time is success (5 seconds, decisions 11). */
   timeoutMs: number;
-  /** Development and tests only: skip the refusal of private addresses. */
-  allowPrivateTargets: boolean;
-  /** Extra trusted certificates (tests' self-signed receiver). */
-  ca?: string | Buffer;
+  /** The connections, kept per origin, and whether private addresses are refused. */
+  agents: WebhookAgents;
 }
 
 /**
@@ -38,44 +38,53 @@ export async function sendWebhook(
   const target = new URL(url);
   const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
   // Node connects to an IP literal without calling `lookup`, so literals are judged here.
-  if (!options.allowPrivateTargets && isIP(literal) && isRefusedAddress(literal)) {
+  if (!options.agents.allowPrivateTargets && isIP(literal) && isRefusedAddress(literal)) {
     return finish(null, new RefusedTargetError(literal, literal).message, null);
   }
-  const agent = new Agent({ lookup: options.allowPrivateTargets ? undefined : guardedLookup, ca: options.ca, keepAlive: false });
+  const agent = options.agents.for(target);
   return new Promise((resolve) => {
     let settled = false;
+    let current: ClientRequest | undefined;
     const settle = (statusCode: number | null, error: string | null, responseBody: string | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      agent.destroy();
       resolve(finish(statusCode, error, responseBody));
     };
-    const req = request(
-      target,
-      { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = (): void =>
-          settle(res.statusCode ?? null, null, Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'));
-        res.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= RESPONSE_BODY_LIMIT) {
-            done();
-            res.destroy();
-          }
-        });
-        res.on('end', done);
-        res.on('error', done);
-      },
-    );
+    const send = (): void => {
+      const req = request(
+        target,
+        { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const done = (): void =>
+            settle(res.statusCode ?? null, null, Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'));
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            size += chunk.length;
+            if (size >= RESPONSE_BODY_LIMIT) {
+              done();
+              res.destroy();
+            }
+          });
+          res.on('end', done);
+          res.on('error', done);
+        },
+      );
+      current = req;
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept connection the receiver closed while idle fails before any answer: the request
+        // goes again on another connection rather than counting as a failed attempt.
+        if (req.reusedSocket && error.code === 'ECONNRESET' && !settled) send();
+        else settle(null, error.message, null);
+      });
+      req.end(body);
+    };
     const timer = setTimeout(() => {
       settle(null, `no answer within ${options.timeoutMs} ms`, null);
-      req.destroy();
+      current?.destroy();
     }, options.timeoutMs);
-    req.on('error', (error) => settle(null, error.message, null));
-    req.end(body);
+    send();
   });
 }
