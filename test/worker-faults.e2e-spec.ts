@@ -18,12 +18,12 @@ import {
 } from './support';
 
 /**
- * Built worker processes against faults (decisions 11, 13): each test starts its own
+ * Built worker processes against faults, at shutdown, and woken by commits (decisions 11, 13): each test starts its own
  * redis-server for the workers' queues and stops only that one. The API stays on the run's
  * Redis, as a separate deployment would; the suite has its own database, so its workers relay
  * no other suite's events.
  */
-describe('worker faults', () => {
+describe('worker processes: faults, shutdown and wake-up', () => {
   let suite: SuiteEnvironment;
   let receiver: HttpsReceiver;
   let t: TestApp;
@@ -213,5 +213,15 @@ describe('worker faults', () => {
     } finally {
       await queueRedis.quit();
     }
+  }, 60000);
+
+  it('relays an event as its transaction commits: with a 60-second poll it still arrives within seconds', async () => {
+    const redis = await privateRedis();
+    const owner = await createUser(t.http);
+    await subscribe(owner, '/woken');
+    // The first poll runs at start; the next would be a minute later.
+    await worker(redis, { WEBHOOK_RELAY_INTERVAL_MS: '60000' });
+    await createResources(owner, 1);
+    await until(() => (distinctEvents('/woken') === 1 ? true : undefined), 20000);
   }, 60000);
 });

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
+import { EventCommitListener } from './event-commit-listener';
 import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
@@ -43,7 +44,7 @@ const REPOSITORIES = [
     TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
-  providers: REPOSITORIES,
-  exports: [...REPOSITORIES, RedisModule],
+  providers: [...REPOSITORIES, EventCommitListener],
+  exports: [...REPOSITORIES, EventCommitListener, RedisModule],
 })
 export class DatabaseModule {}

@@ -1,6 +1,7 @@
 export * from './data-source-options';
 export * from './database-preparer';
 export * from './database.module';
+export * from './event-commit-listener';
 export * from './entities';
 export * from './migrations';
 export * from './redis/redis.module';

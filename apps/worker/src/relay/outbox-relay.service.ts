@@ -3,7 +3,13 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { EventRepository, toEventPayload, WebhookDeliveryRepository, WebhookRepository } from '@app/database';
+import {
+  EventCommitListener,
+  EventRepository,
+  toEventPayload,
+  WebhookDeliveryRepository,
+  WebhookRepository,
+} from '@app/database';
 import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { deliveryJobId } from '../delivery/webhook-delivery.processor';
 
@@ -11,7 +17,8 @@ import { deliveryJobId } from '../delivery/webhook-delivery.processor';
 const BATCH_SIZE = 200;
 
 /**
- * Moves committed events to delivery jobs: claims a batch of unpublished events (SKIP LOCKED,
+ * Moves committed events to delivery jobs, woken by PostgreSQL at each commit that wrote events
+ * and, should a notification be missed, every WEBHOOK_RELAY_INTERVAL_MS: claims a batch of unpublished events (SKIP LOCKED,
  * so replicas take different batches), creates one delivery per matching enabled webhook,
  * queues one job per delivery, and only then marks the events published. If Redis is down,
  * the events stay unpublished and wait for the next pass; if the process dies after queueing,
@@ -23,6 +30,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(OutboxRelay.name);
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
+  private draining = false;
+  /** A commit was announced during a pass: run another at once. */
+  private woken = false;
   private stopped = false;
 
   constructor(
@@ -32,10 +42,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
+    private readonly commits: EventCommitListener,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     this.schedule(0);
+    await this.commits.start(() => this.wake());
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -44,10 +56,26 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     await this.running;
   }
 
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.woken = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private schedule(delay: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.drain().finally(() => this.schedule(this.config.WEBHOOK_RELAY_INTERVAL_MS));
+      this.draining = true;
+      this.running = this.drain().finally(() => {
+        this.draining = false;
+        const again = this.woken;
+        this.woken = false;
+        this.schedule(again ? 0 : this.config.WEBHOOK_RELAY_INTERVAL_MS);
+      });
     }, delay);
   }
 

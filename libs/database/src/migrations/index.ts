@@ -4,6 +4,7 @@ import { CreateResources1763710000000 } from './1763710000000-CreateResources';
 import { CreateOrganizations1763720000000 } from './1763720000000-CreateOrganizations';
 import { CreateWebhooks1763730000000 } from './1763730000000-CreateWebhooks';
 import { CreateOAuth1763740000000 } from './1763740000000-CreateOAuth';
+import { NotifyCommittedEvents1763760000000 } from './1763760000000-NotifyCommittedEvents';
 
 /** Every migration in order; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   CreateOrganizations1763720000000,
   CreateWebhooks1763730000000,
   CreateOAuth1763740000000,
+  NotifyCommittedEvents1763760000000,
 ];
