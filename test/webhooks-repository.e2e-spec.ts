@@ -50,7 +50,21 @@ describe('webhook and event repositories', () => {
     expect(created).toMatchObject({ status: 'enabled', disabledReason: null, events: ['user.updated'] });
     expect(created.secret).toBeUndefined();
     expect(await webhooks.findOwned(other.id, created.id)).toBeNull();
-    expect((await webhooks.findWithSecret(created.id))?.secret).toBe('a-secret-of-sixteen+');
+    // Only the delivery worker's read of a pending delivery carries the secret, for signing.
+    const test = await deliveries.insertTest({ webhookId: created.id, eventId: newId('evt'), eventType: 'user.updated', body: '{}' });
+    expect(await deliveries.findPending(test.id)).toMatchObject({
+      id: test.id,
+      test: true,
+      attemptCount: 0,
+      webhook: { url: 'https://hooks.example.com/in', secret: 'a-secret-of-sixteen+', status: 'enabled' },
+    });
+    await deliveries.recordAttempt(
+      test.id,
+      { attempted_at: new Date().toISOString(), status_code: 200, duration_ms: 1, error: null, response_body: 'ok' },
+      'succeeded',
+      null,
+    );
+    expect(await deliveries.findPending(test.id)).toBeNull();
     await webhooks.disable(created.id, 'gave up');
     expect(await webhooks.findOwned(owner.id, created.id)).toMatchObject({ status: 'disabled', disabledReason: 'gave up' });
     expect(await webhooks.update(owner.id, created.id, { status: 'enabled' })).toMatchObject({

@@ -46,10 +46,10 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
   }
 
   async process(job: Job<WebhookDeliveryJob>): Promise<void> {
-    const delivery = await this.deliveries.findById(job.data.deliveryId);
-    if (!delivery || delivery.status !== 'pending') return;
-    const webhook = await this.webhooks.findWithSecret(delivery.webhookId);
-    if (!webhook || (webhook.status === 'disabled' && !delivery.test)) return;
+    const delivery = await this.deliveries.findPending(job.data.deliveryId);
+    if (!delivery) return;
+    const { webhook } = delivery;
+    if (webhook.status === 'disabled' && !delivery.test) return;
 
     const headers = signatureHeaders(
       webhook.secret,
@@ -61,7 +61,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       timeoutMs: DELIVERY_TIMEOUT_MS,
       agents: this.agents,
     });
-    const attemptNumber = delivery.attempts.length + 1;
+    const attemptNumber = delivery.attemptCount + 1;
     if (succeeded) {
       await this.deliveries.recordAttempt(delivery.id, attempt, 'succeeded', null);
       this.metrics.recordAttempt('succeeded', delivery.test, attempt.duration_ms, eventCreatedAt(delivery.body));
@@ -79,10 +79,10 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
         ? `The receiver answered 410 Gone to delivery ${delivery.id}.`
         : `Delivery ${delivery.id} failed ${attemptNumber} times in a row; last: ${attempt.error ?? `HTTP ${attempt.status_code}`}.`;
       // The webhook first: whoever sees the delivery failed sees the webhook disabled.
-      await this.webhooks.disable(webhook.id, reason);
+      await this.webhooks.disable(delivery.webhookId, reason);
       await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
       this.metrics.recordAttempt('failed', false, attempt.duration_ms);
-      this.logger.warn({ webhookId: webhook.id, deliveryId: delivery.id }, 'webhook disabled');
+      this.logger.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id }, 'webhook disabled');
       return;
     }
     const delay = this.schedule[attemptNumber];

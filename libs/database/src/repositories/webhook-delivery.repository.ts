@@ -3,8 +3,16 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { newId } from '@app/common';
 import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
+import type { WebhookEntity, WebhookStatus } from '../entities/webhook.entity';
 
 export type NewDelivery = Pick<WebhookDeliveryEntity, 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'>;
+
+/** What the next attempt of a pending delivery needs, with its webhook's url, secret and status. */
+export interface PendingDelivery extends Pick<WebhookDeliveryEntity, 'id' | 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'> {
+  /** Attempts made so far. */
+  attemptCount: number;
+  webhook: Pick<WebhookEntity, 'url' | 'secret' | 'status'>;
+}
 
 /** SQL for webhook deliveries. */
 @Injectable()
@@ -72,8 +80,31 @@ export class WebhookDeliveryRepository {
     return this.deliveries.findOneBy({ id, webhookId });
   }
 
-  findById(id: string): Promise<WebhookDeliveryEntity | null> {
-    return this.deliveries.findOneBy({ id });
+  /**
+   * A delivery still pending and its webhook, in one read (the delivery worker's hot path);
+   * null when the delivery is gone or no longer pending.
+   */
+  async findPending(id: string): Promise<PendingDelivery | null> {
+    const rows: PendingRow[] = await this.deliveries.query(
+      `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
+              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status
+         FROM webhook_deliveries d
+         JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.id = $1 AND d.status = 'pending'`,
+      [id],
+    );
+    const [row] = rows;
+    if (!row) return null;
+    return {
+      id: row.id,
+      webhookId: row.webhook_id,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      body: row.body,
+      test: row.test,
+      attemptCount: row.attempt_count,
+      webhook: { url: row.url, secret: row.secret, status: row.status },
+    };
   }
 
   /** Appends an attempt and moves the delivery to its new status in one statement. */
@@ -96,6 +127,19 @@ export class WebhookDeliveryRepository {
     await this.deliveries.update({ id }, { status: 'pending', nextAttemptAt: () => 'now()', updatedAt: () => 'now()' });
     return this.deliveries.findOneByOrFail({ id });
   }
+}
+
+interface PendingRow {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: WebhookDeliveryEntity['eventType'];
+  body: string;
+  test: boolean;
+  attempt_count: number;
+  url: string;
+  secret: string;
+  status: WebhookStatus;
 }
 
 /** The key of an (event, webhook) pair in the map `insertMissing` returns. */

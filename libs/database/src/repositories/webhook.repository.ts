@@ -39,15 +39,6 @@ export class WebhookRepository {
     return this.webhooks.findOneBy({ id, ownerId });
   }
 
-  /** The webhook with its secret, for signing a delivery. */
-  findWithSecret(id: string): Promise<WebhookEntity | null> {
-    return this.webhooks
-      .createQueryBuilder('webhook')
-      .addSelect('webhook.secret')
-      .where('webhook.id = :id', { id })
-      .getOne();
-  }
-
   /**
    * Applies changes to one of the owner's webhooks; null when there is no such webhook.
    * Re-enabling clears `disabled_reason`.
