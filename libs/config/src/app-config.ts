@@ -124,12 +124,12 @@ export class AppConfig {
   @Matches(/^\d+(,\d+)*$/, { message: 'must be comma-separated milliseconds, e.g. 0,60000,300000,1800000,7200000' })
   WEBHOOK_RETRY_SCHEDULE_MS = '0,60000,300000,1800000,7200000';
 
-  /** Deliveries one worker sends at once. */
+  /** Deliveries one worker sends at once: mostly waiting on receivers, so many per process. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(1000)
-  WEBHOOK_DELIVERY_CONCURRENCY = 20;
+  WEBHOOK_DELIVERY_CONCURRENCY = 50;
 
   /** How often the outbox relay looks for committed, unpublished events. */
   @Transform(toInt)
