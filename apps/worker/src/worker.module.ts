@@ -5,6 +5,7 @@ import { logDestination, logLineOptions } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
+import { DeliverySweeper } from './delivery/delivery-sweeper.service';
 import { WebhookAgents } from './delivery/webhook-agents';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { JobDrain } from './job-drain.service';
@@ -38,6 +39,7 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
     },
     ...PROCESSORS,
     OutboxRelay,
+    DeliverySweeper,
     WorkerHeartbeat,
     JobDrain,
     WorkerMetrics,

@@ -14,7 +14,7 @@ import {
   ValidationError,
 } from '@app/common';
 import { AppConfig } from '@app/config';
-import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -127,7 +127,11 @@ export class WebhooksService implements OnApplicationBootstrap {
   }
 
   private async enqueue(delivery: WebhookDeliveryEntity): Promise<DeliveryView> {
-    await this.queue.add('deliver', { deliveryId: delivery.id }, { jobId: `${delivery.id}-${delivery.attempts.length + 1}` });
+    await this.queue.add(
+      'deliver',
+      { deliveryId: delivery.id },
+      { ...DELIVERY_JOB_OPTIONS, jobId: `${delivery.id}-${delivery.attempts.length + 1}` },
+    );
     return toDeliveryView(delivery);
   }
 

@@ -3,7 +3,7 @@ import { Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig } from '@app/config';
 import { WebhookDeliveryRepository, WebhookRepository } from '@app/database';
-import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { WebhookAgents } from './webhook-agents';
 import { sendWebhook } from './webhook-sender';
@@ -90,7 +90,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     await this.queue.add(
       'deliver',
       { deliveryId: delivery.id },
-      { delay, jobId: deliveryJobId(delivery.id, attemptNumber + 1) },
+      { ...DELIVERY_JOB_OPTIONS, delay, jobId: deliveryJobId(delivery.id, attemptNumber + 1) },
     );
     this.metrics.recordAttempt('retrying', false, attempt.duration_ms);
   }

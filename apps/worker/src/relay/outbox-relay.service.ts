@@ -10,7 +10,7 @@ import {
   WebhookDeliveryRepository,
   WebhookRepository,
 } from '@app/database';
-import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { deliveryJobId } from '../delivery/webhook-delivery.processor';
 
 /** Events relayed per transaction. */
@@ -112,7 +112,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     if (claimed.length === 0) return 0;
     if (deliveryIds.length > 0) {
       await this.queue.addBulk(
-        deliveryIds.map((deliveryId) => ({ name: 'deliver', data: { deliveryId }, opts: { jobId: deliveryJobId(deliveryId, 1) } })),
+        deliveryIds.map((deliveryId) => ({ name: 'deliver', data: { deliveryId }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(deliveryId, 1) } })),
       );
     }
     await this.dataSource.transaction((manager) => this.events.markPublished(manager, claimed));

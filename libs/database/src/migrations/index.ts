@@ -5,6 +5,7 @@ import { CreateOrganizations1763720000000 } from './1763720000000-CreateOrganiza
 import { CreateWebhooks1763730000000 } from './1763730000000-CreateWebhooks';
 import { CreateOAuth1763740000000 } from './1763740000000-CreateOAuth';
 import { NotifyCommittedEvents1763760000000 } from './1763760000000-NotifyCommittedEvents';
+import { IndexPendingDeliveries1763770000000 } from './1763770000000-IndexPendingDeliveries';
 
 /** Every migration in order; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreateWebhooks1763730000000,
   CreateOAuth1763740000000,
   NotifyCommittedEvents1763760000000,
+  IndexPendingDeliveries1763770000000,
 ];

@@ -107,6 +107,26 @@ export class WebhookDeliveryRepository {
     };
   }
 
+  /**
+   * Pending deliveries whose attempt was due more than `graceMs` ago, most overdue first: their
+   * job was lost (a Redis without persistence restarted) or failed before it could record an
+   * attempt (the database unreachable). Those of a disabled webhook wait for it to be enabled,
+   * except test deliveries, which are sent whatever the webhook's status.
+   */
+  async findOverdue(graceMs: number, limit: number): Promise<{ id: string; attemptCount: number }[]> {
+    const rows: { id: string; attempt_count: number }[] = await this.deliveries.query(
+      `SELECT d.id, jsonb_array_length(d.attempts) AS attempt_count
+         FROM webhook_deliveries d
+         JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.status = 'pending' AND d.next_attempt_at < now() - $1 * interval '1 millisecond'
+          AND (w.status = 'enabled' OR d.test)
+        ORDER BY d.next_attempt_at
+        LIMIT $2`,
+      [graceMs, limit],
+    );
+    return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count }));
+  }
+
   /** Appends an attempt and moves the delivery to its new status in one statement. */
   async recordAttempt(
     id: string,
