@@ -101,7 +101,7 @@ async function throughput(db: Client, ownerId: string): Promise<string> {
   const started = Date.now();
   await commitEvents(db, ownerId, EVENTS);
   const committed = Date.now();
-  const done = await until(() => arrivals.size - before >= expected, 15 * 60_000);
+  const done = await until(() => arrivals.size - before >= expected, 5 * 60_000);
   const seconds = (Date.now() - committed) / 1000;
   const delivered = arrivals.size - before;
   const rate = Math.round(delivered / seconds);

@@ -15,6 +15,12 @@ import { deliveryJobId } from '../delivery/webhook-delivery.processor';
 
 /** Events relayed per transaction. */
 const BATCH_SIZE = 200;
+/**
+ * A notified pass starts this much later, gathering the commits that follow: at hundreds of
+ * events a second a pass then takes several, and a replica that lost the race finds nothing
+ * less often.
+ */
+const WAKE_GATHER_MS = 10;
 
 /**
  * Moves committed events to delivery jobs, woken by PostgreSQL at each commit that wrote events
@@ -33,6 +39,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private draining = false;
   /** A commit was announced during a pass: run another at once. */
   private woken = false;
+  /** A notified pass is already due within WAKE_GATHER_MS. */
+  private wakeDue = false;
   private stopped = false;
 
   constructor(
@@ -62,19 +70,22 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       this.woken = true;
       return;
     }
+    if (this.wakeDue) return;
     clearTimeout(this.timer);
-    this.schedule(0);
+    this.schedule(WAKE_GATHER_MS);
+    this.wakeDue = true;
   }
 
   private schedule(delay: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      this.wakeDue = false;
       this.draining = true;
       this.running = this.drain().finally(() => {
         this.draining = false;
         const again = this.woken;
         this.woken = false;
-        this.schedule(again ? 0 : this.config.WEBHOOK_RELAY_INTERVAL_MS);
+        this.schedule(again ? WAKE_GATHER_MS : this.config.WEBHOOK_RELAY_INTERVAL_MS);
       });
     }, delay);
   }
