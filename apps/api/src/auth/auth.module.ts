@@ -14,6 +14,7 @@ import { ScopeGuard } from './guards/scope.guard';
 import { ScopeDeclarationCheck } from './scope-declaration.check';
 import { JwtStrategy } from './strategies/jwt.strategy';
 import { PasswordHasher } from './password-hasher';
+import { RevocationCheckInterceptor } from './revocation-check.interceptor';
 import { TokenRevocationService } from './token-revocation.service';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
@@ -45,8 +46,9 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     // Registered as global guards, in their order, by the request pipeline.
     AuthenticationGuard,
     ScopeGuard,
+    RevocationCheckInterceptor,
   ],
   // Passport's options (the request property `auth`) reach the credential guards of other contexts.
-  exports: [PassportModule, AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard],
+  exports: [PassportModule, AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard, RevocationCheckInterceptor],
 })
 export class AuthModule {}
