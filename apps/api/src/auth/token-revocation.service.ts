@@ -16,7 +16,7 @@ const FAMILY_MARK_TTL_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60;
  *
  * A JWT is checked once per request, after authentication: on a rate-limited route by the
  * rate-limit script in the same round trip as the count (`settle`), elsewhere by
- * RevocationCheckInterceptor on its own (`checkPending`), before any handler runs.
+ * RevocationCheckGuard on its own (`checkPending`), the last guard.
  */
 @Injectable()
 export class TokenRevocationService {
