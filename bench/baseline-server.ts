@@ -64,14 +64,20 @@ async function insert(inputs: Input[]): Promise<unknown[]> {
     );
     await client.query(
       `INSERT INTO events (id, type, data, previous_data, owner_id, organization_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[])`,
+       SELECT id, type, data, previous_data, owner_id, organization_id
+       FROM jsonb_to_recordset($1::jsonb)
+         AS x(id text, type text, data jsonb, previous_data jsonb, owner_id text, organization_id text)`,
       [
-        rows.map(() => newId('evt')),
-        rows.map(() => 'resource.created'),
-        rows.map((row) => JSON.stringify({ object: row })),
-        rows.map(() => null),
-        rows.map(() => owner),
-        rows.map(() => null),
+        JSON.stringify(
+          rows.map((row) => ({
+            id: newId('evt'),
+            type: 'resource.created',
+            data: { object: row },
+            previous_data: null,
+            owner_id: owner,
+            organization_id: null,
+          })),
+        ),
       ],
     );
     await client.query('COMMIT');
