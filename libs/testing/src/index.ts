@@ -4,3 +4,4 @@ export * from './error-assertions';
 export * from './private-servers';
 export * from './built-api';
 export * from './https-receiver';
+export * from './api-replica';
