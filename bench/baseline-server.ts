@@ -1,22 +1,15 @@
 /**
  * The benchmark's baseline: a minimal Node HTTP server with `pg` that runs the same SQL as the
  * service for the measured routes, with no framework, no authentication and no validation.
- * The owner is fixed by BENCH_OWNER_ID; cursors are unsigned base64 JSON positions.
+ * The owner is fixed by BENCH_OWNER_ID; the reads are `bare-queries.ts`, shared with the Nest floor.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool } from 'pg';
+import { cursorPage, findResource, offsetPage } from './bare-queries';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const owner = process.env.BENCH_OWNER_ID ?? '';
-
-const iso = (column: string): string =>
-  `to_char(r.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
-const RECORD = `r.id, r.name, r.description, r.type, r.status, r.metadata, r.tags, r.owner_id, r.organization_id,
-  ${iso('created_at')}, ${iso('updated_at')}, ${iso('deleted_at')}, r.version`;
-const LIST = `r.id, ${iso('created_at')}, r.name, r.type, r.status, ${iso('updated_at')}`;
-const ORDER = 'r.created_at DESC, r.id DESC';
-const LIVE = 'r.deleted_at IS NULL AND r.owner_id = $1';
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const json = JSON.stringify(body);
@@ -71,14 +64,20 @@ async function insert(inputs: Input[]): Promise<unknown[]> {
     );
     await client.query(
       `INSERT INTO events (id, type, data, previous_data, owner_id, organization_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[])`,
+       SELECT id, type, data, previous_data, owner_id, organization_id
+       FROM jsonb_to_recordset($1::jsonb)
+         AS x(id text, type text, data jsonb, previous_data jsonb, owner_id text, organization_id text)`,
       [
-        rows.map(() => newId('evt')),
-        rows.map(() => 'resource.created'),
-        rows.map((row) => JSON.stringify({ object: row })),
-        rows.map(() => null),
-        rows.map(() => owner),
-        rows.map(() => null),
+        JSON.stringify(
+          rows.map((row) => ({
+            id: newId('evt'),
+            type: 'resource.created',
+            data: { object: row },
+            previous_data: null,
+            owner_id: owner,
+            organization_id: null,
+          })),
+        ),
       ],
     );
     await client.query('COMMIT');
@@ -91,54 +90,18 @@ async function insert(inputs: Input[]): Promise<unknown[]> {
   return rows.map((row) => ({ ...row, updated_at: row.created_at, deleted_at: null }));
 }
 
-async function list(url: URL): Promise<unknown> {
+function list(url: URL): Promise<unknown> {
   const limit = Number(url.searchParams.get('limit') ?? 0);
-  if (limit > 0) {
-    const cursor = url.searchParams.get('cursor');
-    const params: unknown[] = [owner, limit + 1];
-    let where = LIVE;
-    let behind = '';
-    if (cursor) {
-      const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as [string, string];
-      params.push(createdAt, id);
-      where += ` AND (r.created_at, r.id) < ($3::timestamptz, $4::text)`;
-      behind = `, (SELECT 1 FROM resources r WHERE ${LIVE} AND (r.created_at, r.id) >= ($3::timestamptz, $4::text)
-                 ORDER BY r.created_at ASC, r.id ASC LIMIT 1) IS NOT NULL AS has_behind`;
-    }
-    const { rows } = await pool.query<{ id: string; created_at: string }>(
-      `SELECT ${LIST}${behind} FROM resources r WHERE ${where} ORDER BY ${ORDER} LIMIT $2`,
-      params,
-    );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const next = rows.length > limit && last ? Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url') : null;
-    return { data: page, meta: { cursor: { next, prev: null, has_more: next !== null }, limit } };
-  }
-  const perPage = Number(url.searchParams.get('per_page') ?? 20);
-  const page = Number(url.searchParams.get('page') ?? 1);
-  const { rows } = await pool.query<{ total: number }>(
-    `SELECT t.total, ${LIST}
-     FROM (SELECT count(*)::int AS total FROM resources r WHERE ${LIVE}) t
-     LEFT JOIN (
-       resources r
-       JOIN (SELECT r.id FROM resources r WHERE ${LIVE} ORDER BY ${ORDER} LIMIT $2 OFFSET $3) page ON page.id = r.id
-     ) ON TRUE
-     ORDER BY ${ORDER}`,
-    [owner, perPage, (page - 1) * perPage],
-  );
-  const total = rows[0]?.total ?? 0;
-  return { data: rows, meta: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) } };
+  if (limit > 0) return cursorPage(pool, owner, limit, url.searchParams.get('cursor'));
+  return offsetPage(pool, owner, Number(url.searchParams.get('page') ?? 1), Number(url.searchParams.get('per_page') ?? 20));
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://baseline');
   const single = /^\/v2\/resources\/(res_[0-9A-Z]{26})$/.exec(url.pathname);
   if (req.method === 'GET' && single) {
-    const { rows } = await pool.query(
-      `SELECT ${RECORD} FROM resources r WHERE r.id = $1 AND r.deleted_at IS NULL AND r.owner_id = $2`,
-      [single[1], owner],
-    );
-    return rows[0] ? send(res, 200, { data: rows[0] }) : send(res, 404, { error: { code: 'resource_not_found' } });
+    const record = await findResource(pool, owner, single[1]);
+    return record ? send(res, 200, { data: record }) : send(res, 404, { error: { code: 'resource_not_found' } });
   }
   if (req.method === 'GET' && url.pathname === '/v2/resources') return send(res, 200, await list(url));
   if (req.method === 'POST' && url.pathname === '/v2/resources') {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 import { bearer } from './resources.fixtures';
 
@@ -115,6 +116,31 @@ describe('input hardening: no input gives a 500', () => {
       const res = await t.http.post('/v2/resources').set(bearer(user)).send({ name: 'n', ...body });
       expectError(res, 400, 'validation_error', /first 100 of 150 problems/);
       expect(res.body.error.details).toHaveLength(100);
+    });
+  });
+  describe('requests the HTTP parser refuses', () => {
+    it.each([
+      ['/v2/users', { error: { code: 'invalid_request', message: 'The request line and headers exceed 16 KiB.' } }],
+      ['/oauth/token', { error: 'invalid_request', error_description: 'The request line and headers exceed 16 KiB.' }],
+    ])('a header block over 16 KiB on %s is a 431 in that route’s error form', async (path, body) => {
+      const res = await fetch(`${t.url}${path}`, { headers: { 'X-Padding': 'x'.repeat(20_000) } });
+      expect(res.status).toBe(431);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual(body);
+    });
+
+    it('a malformed request line is a 400 in the envelope', async () => {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(t.url).port), '127.0.0.1', () => socket.end('NOT HTTP\r\n\r\n'));
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString()));
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: { code: 'invalid_request', message: 'The request is not valid HTTP.' },
+      });
     });
   });
 });

@@ -1,6 +1,7 @@
 import { Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AuthenticationGuard } from './auth/guards/authentication.guard';
+import { RevocationCheckGuard } from './auth/guards/revocation-check.guard';
 import { ScopeGuard } from './auth/guards/scope.guard';
 import { AppExceptionFilter } from './common/filters/app-exception.filter';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
@@ -24,10 +25,12 @@ export const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_FILTER, useExisting: AppExceptionFilter },
   { provide: APP_FILTER, useExisting: RateLimitedErrorFilter },
   // Guards: who is calling, then what that credential may do, then whether the account (or
-  // the client IP) still has requests left in its window.
+  // the client IP) still has requests left in its window; that count also checks the token's
+  // revocation, in the same Redis call. The last guard checks revocations no count covered.
   { provide: APP_GUARD, useExisting: AuthenticationGuard },
   { provide: APP_GUARD, useExisting: ScopeGuard },
   { provide: APP_GUARD, useExisting: RateLimitGuard },
+  { provide: APP_GUARD, useExisting: RevocationCheckGuard },
   // Pipe: bodies and queries into their DTOs, every bad field listed.
   { provide: APP_PIPE, useFactory: createValidationPipe },
   // Interceptors: the envelope around the handler's result; Idempotency-Key replay inside it

@@ -5,3 +5,4 @@ export * from './private-servers';
 export * from './built-api';
 export * from './built-worker';
 export * from './https-receiver';
+export * from './api-replica';

@@ -4,11 +4,12 @@ import { ApiKeyAuthGuard } from './api-key-auth.guard';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
+import { VerifiedApiKeyCache } from './verified-api-key.cache';
 
 /** API key management, and the API key credential the authentication guard finds in its registry. */
 @Module({
   imports: [AuthModule],
   controllers: [ApiKeysController],
-  providers: [ApiKeysService, ApiKeyStrategy, ApiKeyAuthGuard],
+  providers: [ApiKeysService, VerifiedApiKeyCache, ApiKeyStrategy, ApiKeyAuthGuard],
 })
 export class ApiKeysModule {}

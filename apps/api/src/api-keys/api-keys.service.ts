@@ -15,6 +15,7 @@ import { apiKeyEnvironment, apiKeyPrefix, KeyEnvironment, newApiKeySecret } from
 import { ApiKeyView, CreatedApiKeyView, toApiKeyView } from './api-key.view';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { VerifiedApiKeyCache } from './verified-api-key.cache';
 
 const DEFAULT_PER_PAGE = 20;
 /** How stale `last_used_at` may be: a busy key is written at most once per interval. */
@@ -26,6 +27,7 @@ export class ApiKeysService {
 
   constructor(
     private readonly keys: ApiKeyRepository,
+    private readonly verified: VerifiedApiKeyCache,
     config: AppConfig,
   ) {
     this.environment = config.APP_ENV;
@@ -52,14 +54,23 @@ export class ApiKeysService {
     return new Paginated(keys.map(toApiKeyView), { ...offsetMeta(basePath, {}, page, perPage, total) });
   }
 
-  /** Revokes one of the caller's keys; another user's key is as unknown as a missing one. */
+  /**
+   * Revokes one of the caller's keys; another user's key is as unknown as a missing one. Every
+   * replica stops trusting it at once; should the announcement fail, the request fails too
+   * (503) while the key stays revoked in PostgreSQL, and no replica trusts it past the TTL.
+   */
   async revoke(auth: AuthContext, id: string): Promise<void> {
     if (!isId('key', id) || !(await this.keys.revoke(auth.userId, id))) {
       throw new ResourceNotFoundError('API key', id);
     }
+    await this.verified.announceRevocation(id);
   }
 
-  /** The live key with this secret, or a 401 that says what is wrong with it. */
+  /**
+   * The live key with this secret, or a 401 that says what is wrong with it. A key verified in
+   * the last minute comes from VerifiedApiKeyCache; `last_used_at` is written when the key is
+   * read from PostgreSQL and was last recorded a minute ago or more.
+   */
   async authenticate(presented: string): Promise<ApiKeyEntity> {
     const environment = apiKeyEnvironment(presented);
     if (environment === null) {
@@ -70,12 +81,17 @@ export class ApiKeysService {
         `This is a ${environment} API key (sk_${environment}_...), but this is the ${this.environment} environment: use a sk_${this.environment}_ key.`,
       );
     }
-    const key = await this.keys.findBySecretHash(hashSecret(presented));
+    const secretHash = hashSecret(presented);
+    const cached = this.verified.get(secretHash);
+    if (cached) return cached;
+    const revision = this.verified.revision();
+    const key = await this.keys.findBySecretHash(secretHash);
     if (!key) throw new AuthenticationRequiredError('The API key is not valid.');
     if (key.revokedAt) throw new AuthenticationRequiredError('The API key has been revoked.');
     if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await this.keys.touch(key.id);
     }
+    this.verified.remember(secretHash, key, revision);
     return key;
   }
 }

@@ -10,6 +10,7 @@ import { AuthService } from './auth.service';
 import { CredentialRegistry } from './credentials/credential-registry';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
+import { RevocationCheckGuard } from './guards/revocation-check.guard';
 import { ScopeGuard } from './guards/scope.guard';
 import { ScopeDeclarationCheck } from './scope-declaration.check';
 import { JwtStrategy } from './strategies/jwt.strategy';
@@ -45,8 +46,9 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     // Registered as global guards, in their order, by the request pipeline.
     AuthenticationGuard,
     ScopeGuard,
+    RevocationCheckGuard,
   ],
   // Passport's options (the request property `auth`) reach the credential guards of other contexts.
-  exports: [PassportModule, AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard],
+  exports: [PassportModule, AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard, RevocationCheckGuard],
 })
 export class AuthModule {}

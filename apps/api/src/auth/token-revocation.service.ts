@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
+import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS } from '@app/database';
 import { ACCESS_TOKEN_TTL_SECONDS } from './token.service';
 
@@ -12,9 +13,16 @@ const FAMILY_MARK_TTL_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60;
 /**
  * Revoked access tokens and refresh families, kept in Redis so that every API replica honours
  * them. Entries expire when the longest-lived access token they could cover would.
+ *
+ * A JWT is checked once per request, after authentication: on a rate-limited route by the
+ * rate-limit script in the same round trip as the count (`settle`), elsewhere by
+ * RevocationCheckGuard on its own (`checkPending`), the last guard.
  */
 @Injectable()
 export class TokenRevocationService {
+  /** Credentials (one AuthContext per request) whose marks have been checked. */
+  private readonly checked = new WeakSet<AuthContext>();
+
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
   async revokeAccessToken(jti: string, expiresAt: number): Promise<void> {
@@ -26,8 +34,28 @@ export class TokenRevocationService {
     await this.redis.set(`revoked:fam:${familyId}`, '1', 'EX', FAMILY_MARK_TTL_SECONDS);
   }
 
-  /** One round trip for both checks. */
-  async isRevoked(jti: string, familyId: string): Promise<boolean> {
-    return (await this.redis.exists(`revoked:jti:${jti}`, `revoked:fam:${familyId}`)) > 0;
+  /** The Redis keys whose existence revokes this request's credential, unless already checked. */
+  pendingMarks(auth: AuthContext | undefined): string[] {
+    if (!auth || auth.credential !== 'jwt' || this.checked.has(auth)) return [];
+    return [`revoked:jti:${auth.credentialId}`, `revoked:fam:${auth.familyId ?? ''}`];
+  }
+
+  /** Records that the marks were found absent by a check made elsewhere. */
+  settle(auth: AuthContext): void {
+    this.checked.add(auth);
+  }
+
+  /** Checks the marks still pending, in one round trip; true when the credential is revoked. */
+  async checkPending(auth: AuthContext): Promise<boolean> {
+    const marks = this.pendingMarks(auth);
+    if (marks.length === 0) return false;
+    if ((await this.redis.exists(...marks)) > 0) return true;
+    this.settle(auth);
+    return false;
+  }
+
+  /** The 401 of a revoked token, whichever check found it. */
+  revokedError(): AuthenticationRequiredError {
+    return new AuthenticationRequiredError('The access token has been revoked. Log in again.');
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
-import { FixedWindowStorage } from './fixed-window.storage';
+import { FixedWindowStorage, REVOKED } from './fixed-window.storage';
 
 /** Against the test run's Redis: the window arithmetic lives in a Lua script. */
 describe('FixedWindowStorage', () => {
@@ -48,5 +48,13 @@ describe('FixedWindowStorage', () => {
     const window = await storage.increment(bucket, 60_000, 10);
     expect(window.totalHits).toBe(6);
     expect(await redis.pttl(bucket)).toBeGreaterThan(0);
+  });
+
+  it('refuses a hit whose revocation mark exists, without counting it', async () => {
+    const [bucket, live, revoked] = [key(), key(), key()];
+    await redis.set(revoked, '1');
+    expect((await storage.hit(bucket, 60_000, 10, [live])) !== REVOKED).toBe(true);
+    expect(await storage.hit(bucket, 60_000, 10, [live, revoked])).toBe(REVOKED);
+    expect((await storage.increment(bucket, 60_000, 10)).totalHits).toBe(2);
   });
 });

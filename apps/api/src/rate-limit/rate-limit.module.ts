@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
+import { AuthModule } from '../auth/auth.module';
 import { FixedWindowStorage } from './fixed-window.storage';
 import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { RATE_LIMIT_THROTTLERS, RateLimitGuard } from './rate-limit.guard';
@@ -13,6 +14,8 @@ import { RateLimitedErrorFilter } from './rate-limited-error.filter';
  */
 @Global()
 @Module({
+  // For TokenRevocationService: the count also checks a token's revocation marks.
+  imports: [AuthModule],
   providers: [
     FixedWindowStorage,
     RateLimitService,

@@ -1,11 +1,13 @@
 import type { Response } from 'express';
-import { RateLimitExceededError } from '@app/common';
+import { AuthContext, AuthenticationRequiredError, RateLimitExceededError } from '@app/common';
 import type { AppConfig } from '@app/config';
+import type Redis from 'ioredis';
 import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
-import type { FixedWindowRecord, FixedWindowStorage } from './fixed-window.storage';
+import { FixedWindowRecord, FixedWindowStorage, REVOKED } from './fixed-window.storage';
 import { RateLimitService } from './rate-limit.service';
+import { TokenRevocationService } from '../auth/token-revocation.service';
 
-function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
+function setup(options: { enabled?: boolean; totalHits?: number; revoked?: boolean } = {}) {
   const totalHits = options.totalHits ?? 1;
   const record: FixedWindowRecord = {
     totalHits,
@@ -14,9 +16,10 @@ function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
     timeToBlockExpire: totalHits > 60 ? 30 : 0,
     endsAt: 1_700_000_030_000,
   };
-  const windows = { increment: jest.fn().mockResolvedValue(record) };
+  const windows = { hit: jest.fn().mockResolvedValue(options.revoked ? REVOKED : record) };
   const config = { RATE_LIMIT_ENABLED: options.enabled === false ? 'false' : 'true' } as AppConfig;
-  const service = new RateLimitService(windows as unknown as FixedWindowStorage, config);
+  const revocations = new TokenRevocationService({} as Redis);
+  const service = new RateLimitService(windows as unknown as FixedWindowStorage, revocations, config);
   const set = jest.fn();
   return { service, windows, set, res: { set } as unknown as Response };
 }
@@ -29,8 +32,20 @@ describe('RateLimitService', () => {
   it('counts a request against its bucket for one window and writes the headers', async () => {
     const { service, windows, set, res } = setup({ totalHits: 1 });
     await service.charge(requestTo('/v2/auth/login'), res);
-    expect(windows.increment).toHaveBeenCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60);
+    expect(windows.hit).toHaveBeenCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60, []);
     expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '59', RateLimit: '"free";r=59;t=30' }));
+  });
+
+  it("checks a token's revocation marks in the same call and refuses a revoked token as anonymous", async () => {
+    const { service, windows, res } = setup({ revoked: true });
+    const auth = { userId: 'usr_1', plan: 'free', credential: 'jwt', credentialId: 'jti_1', familyId: 'fam_1' } as AuthContext;
+    const req = { ...requestTo('/v2/users/me'), auth } as AuthenticatedRequest;
+    await expect(service.charge(req, res)).rejects.toBeInstanceOf(AuthenticationRequiredError);
+    expect(windows.hit).toHaveBeenCalledWith('ratelimit:account:usr_1', 60_000, 60, ['revoked:jti:jti_1', 'revoked:fam:fam_1']);
+    expect(req.auth).toBeUndefined();
+    windows.hit.mockResolvedValue({ totalHits: 1, timeToExpire: 30, isBlocked: false, timeToBlockExpire: 0, endsAt: 0 });
+    await service.charge(req, res);
+    expect(windows.hit).toHaveBeenLastCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60, []);
   });
 
   it('counts a request once, however often it is charged', async () => {
@@ -38,7 +53,7 @@ describe('RateLimitService', () => {
     const req = requestTo('/v2/users/me');
     await service.charge(req, res);
     await service.charge(req, res);
-    expect(windows.increment).toHaveBeenCalledTimes(1);
+    expect(windows.hit).toHaveBeenCalledTimes(1);
   });
 
   it('refuses a request past the limit with the seconds left in the window', async () => {
@@ -52,13 +67,13 @@ describe('RateLimitService', () => {
   it('does not count exempt paths', async () => {
     const { service, windows, set, res } = setup();
     await service.charge(requestTo('/health/ready'), res);
-    expect(windows.increment).not.toHaveBeenCalled();
+    expect(windows.hit).not.toHaveBeenCalled();
     expect(set).not.toHaveBeenCalled();
   });
 
   it('does nothing when switched off', async () => {
     const { service, windows, res } = setup({ enabled: false });
     await service.charge(requestTo('/v2/users/me'), res);
-    expect(windows.increment).not.toHaveBeenCalled();
+    expect(windows.hit).not.toHaveBeenCalled();
   });
 });

@@ -3,7 +3,8 @@ import type { Response } from 'express';
 import { AppConfig } from '@app/config';
 import { RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
-import { FixedWindowStorage } from './fixed-window.storage';
+import { TokenRevocationService } from '../auth/token-revocation.service';
+import { FixedWindowStorage, REVOKED } from './fixed-window.storage';
 import { isExemptPath, PlanLimits, quotaOf, RATE_WINDOW_MS, rateLimitHeaders } from './rate-limit.policy';
 
 /** The per-plan request limit: counts requests in Redis and writes the rate-limit headers. */
@@ -16,6 +17,7 @@ export class RateLimitService {
 
   constructor(
     private readonly windows: FixedWindowStorage,
+    private readonly revocations: TokenRevocationService,
     config: AppConfig,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED === 'true';
@@ -25,12 +27,21 @@ export class RateLimitService {
   /**
    * Counts the request, once, against its quota and writes the headers; past the limit throws
    * RateLimitExceededError (429 with Retry-After). Exempt paths are neither counted nor marked.
+   * The credential's revocation is checked in the same call: a revoked one is not counted
+   * against the account but refused with the 401 of authentication, the request anonymous
+   * again, so that the error filter counts it by client IP like any failed authentication.
    */
   async charge(req: AuthenticatedRequest, res: Response): Promise<void> {
     if (!this.enabled || this.charged.has(req) || isExemptPath(req.path)) return;
     this.charged.add(req);
     const quota = quotaOf(req, this.limits);
-    const window = await this.windows.increment(quota.bucket, RATE_WINDOW_MS, quota.limit);
+    const window = await this.windows.hit(quota.bucket, RATE_WINDOW_MS, quota.limit, this.revocations.pendingMarks(req.auth));
+    if (window === REVOKED) {
+      this.charged.delete(req);
+      req.auth = undefined;
+      throw this.revocations.revokedError();
+    }
+    if (req.auth) this.revocations.settle(req.auth);
     res.set(rateLimitHeaders(quota, window));
     if (window.isBlocked) throw new RateLimitExceededError(window.timeToBlockExpire);
   }

@@ -34,6 +34,8 @@ export class RateLimitedErrorFilter implements ExceptionFilter {
       return exception;
     } catch (error) {
       if (error instanceof RateLimitExceededError) return error;
+      // A revoked token found by the count: the request is anonymous now, counted by client IP.
+      if (error instanceof AuthenticationRequiredError) return this.chargeFor(error, req, res);
       this.logger.error({ err: error, requestId: req.id }, 'Rate limit not counted');
       return exception;
     }

@@ -11,7 +11,8 @@ const ORGANIZATION_ROLES_ALLOWED: Record<ResourceAction, readonly OrganizationRo
 
 /**
  * Who may do what with a resource the caller can already see (reading is the repository's
- * `visibleTo`): its owner everything; otherwise their role in its organization decides.
+ * `visibleById` and `visibleInList`): its owner everything; otherwise their role in its
+ * organization decides.
  * Platform admins read everything but write only what this allows them.
  */
 export function can(

@@ -141,14 +141,14 @@ export class ResourcesService {
     private readonly organizations: OrganizationRepository,
   ) {}
 
-  /** The caller and their organization roles: what every read and write of resources is checked against. */
+  /** The caller and their organization roles: what lists and writes of resources are checked against. */
   private async scopeOf(auth: AuthContext): Promise<ResourceScope> {
     const memberships = await this.organizations.memberships(auth.userId);
     return { auth, roles: new Map(memberships.map((m) => [m.organizationId, m.role])) };
   }
 
   async get(auth: AuthContext, id: string, fields: ReadonlySet<ResourceField> | null): Promise<VersionedView<ResourceFieldsView>> {
-    const record = isId('res', id) ? await this.resources.findVisible(await this.scopeOf(auth), id) : null;
+    const record = isId('res', id) ? await this.resources.findVisible(auth, id) : null;
     if (!record) throw notFound(id);
     return { view: fields ? toResourceFieldsView(record, fields) : toResourceView(record), version: record.version };
   }
@@ -242,7 +242,7 @@ export class ResourcesService {
     const records = await this.dataSource.transaction(async (manager) => {
       // Ids of the wrong shape cannot exist; they are reported as not found with the rest.
       const wellFormed = ids.filter((id) => isId('res', id));
-      const locked = new Map((await this.resources.lockManyVisible(manager, scope, wellFormed)).map((row) => [row.id, row]));
+      const locked = new Map((await this.resources.lockManyVisible(manager, auth, wellFormed)).map((row) => [row.id, row]));
       const missing = ids.flatMap((id, index) => (locked.has(id) ? [] : [{ field: `ids[${index}]`, message: `${id} was not found` }]));
       if (missing.length > 0) {
         const names = ids.filter((id) => !locked.has(id));
@@ -280,7 +280,7 @@ export class ResourcesService {
     if (!isId('res', id)) throw notFound(id);
     const scope = await this.scopeOf(auth);
     await this.dataSource.transaction(async (manager) => {
-      const current = await this.resources.lockVisible(manager, scope, id, { includeDeleted: hard });
+      const current = await this.resources.lockVisible(manager, auth, id, { includeDeleted: hard });
       if (!current) throw notFound(id);
       this.assertMay(scope, hard ? 'hard_delete' : 'write', current);
       if (!ifMatchSatisfied(ifMatch, current.version)) throw new PreconditionFailedError();
@@ -298,10 +298,13 @@ export class ResourcesService {
   }
 
   private async insert(auth: AuthContext, inputs: CreateResourceDto[]): Promise<ResourceRecord[]> {
-    const scope = await this.scopeOf(auth);
-    inputs.forEach((input, index) => {
-      if (input.organization_id) this.assertCanCreateIn(scope, input.organization_id, inputs.length > 1 ? index : null);
-    });
+    // Memberships matter only to creates inside an organization; a personal create reads none.
+    if (inputs.some((input) => input.organization_id)) {
+      const scope = await this.scopeOf(auth);
+      inputs.forEach((input, index) => {
+        if (input.organization_id) this.assertCanCreateIn(scope, input.organization_id, inputs.length > 1 ? index : null);
+      });
+    }
     const now = Date.now();
     const at = new Date(now).toISOString();
     const records = inputs.map(
@@ -342,7 +345,7 @@ export class ResourcesService {
     if (!isId('res', id)) throw notFound(id);
     const scope = await this.scopeOf(auth);
     const record = await this.dataSource.transaction(async (manager) => {
-      const current = await this.resources.lockVisible(manager, scope, id);
+      const current = await this.resources.lockVisible(manager, auth, id);
       if (!current) throw notFound(id);
       this.assertMay(scope, 'write', current);
       if (!ifMatchSatisfied(ifMatch, current.version)) throw new PreconditionFailedError();

@@ -24,20 +24,27 @@ export interface EventViewer {
 export class EventRepository {
   constructor(@InjectRepository(EventEntity) private readonly events: Repository<EventEntity>) {}
 
-  /** One statement for any number of events (a bulk of 100 is one round trip). */
+  /**
+   * One statement for any number of events (a bulk of 100 is one round trip). The rows travel
+   * as one JSON document: PostgreSQL array parameters would make `pg` escape every payload
+   * character by character.
+   */
   async append(manager: EntityManager, events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const rows = events.map((event) => ({
+      id: newId('evt'),
+      type: event.type,
+      data: { object: event.object },
+      previous_data: event.previousData ?? null,
+      owner_id: event.ownerId,
+      organization_id: event.organizationId ?? null,
+    }));
     await manager.query(
       `INSERT INTO events (id, type, data, previous_data, owner_id, organization_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::jsonb[], $5::text[], $6::text[])`,
-      [
-        events.map(() => newId('evt')),
-        events.map((event) => event.type),
-        events.map((event) => JSON.stringify({ object: event.object })),
-        events.map((event) => (event.previousData ? JSON.stringify(event.previousData) : null)),
-        events.map((event) => event.ownerId),
-        events.map((event) => event.organizationId ?? null),
-      ],
+       SELECT id, type, data, previous_data, owner_id, organization_id
+       FROM jsonb_to_recordset($1::jsonb)
+         AS x(id text, type text, data jsonb, previous_data jsonb, owner_id text, organization_id text)`,
+      [JSON.stringify(rows)],
     );
   }
 

@@ -180,8 +180,8 @@ function keysetPredicate(
 }
 
 /**
- * Who is reading or writing resources: the caller and the organizations they belong to,
- * fetched once per request. Every read of resources takes one.
+ * Who is listing or writing resources: the caller and their role in each organization they
+ * belong to, read first. Reads of resources by id need only the caller's AuthContext.
  */
 export interface ResourceScope {
   auth: AuthContext;
@@ -190,11 +190,28 @@ export interface ResourceScope {
 }
 
 /**
- * The resources the caller may see, as a predicate on `r`: its own and those of the
- * organizations they belong to, or every one for a platform admin. The one place the rule is
- * written. Both arms have their own index (owner_id, organization_id): the planner ORs them.
+ * The resources the caller may see: its own and those of the organizations they belong to, or
+ * every one for a platform admin. These two predicates on `r` are the one place the rule is
+ * written, in two forms of the same rule.
+ *
+ * `visibleById` is for statements that find rows by id, which the primary key drives: the
+ * memberships are read by the same statement (computed once, as an InitPlan), so a read costs
+ * one statement and sees a membership change from the next statement on.
  */
-function visibleTo(scope: ResourceScope, params: SqlParams): string {
+function visibleById(auth: AuthContext, params: SqlParams): string {
+  if (auth.role === 'admin') return 'TRUE';
+  const user = params.add(auth.userId);
+  return `(r.owner_id = ${user} OR r.organization_id = ANY(ARRAY(
+    SELECT m.organization_id FROM organization_members m WHERE m.user_id = ${user})))`;
+}
+
+/**
+ * `visibleInList` is for lists, which the planner must drive from the right index: it is given
+ * the organization ids themselves (read first into the ResourceScope). Both arms have their own
+ * index (owner_id, organization_id), which the planner ORs; with the ids hidden in a subquery
+ * it cannot size that arm and scans the table instead.
+ */
+function visibleInList(scope: ResourceScope, params: SqlParams): string {
   if (scope.auth.role === 'admin') return 'TRUE';
   const own = `r.owner_id = ${params.add(scope.auth.userId)}`;
   if (scope.roles.size === 0) return own;
@@ -202,7 +219,7 @@ function visibleTo(scope: ResourceScope, params: SqlParams): string {
 }
 
 function listWhere(scope: ResourceScope, filter: ResourceListFilter, params: SqlParams): string {
-  const conditions = ['r.deleted_at IS NULL', visibleTo(scope, params)];
+  const conditions = ['r.deleted_at IS NULL', visibleInList(scope, params)];
   if (filter.status) conditions.push(`r.status = ANY(${params.add(filter.status)}::text[])`);
   if (filter.type) conditions.push(`r.type = ANY(${params.add(filter.type)}::text[])`);
   if (filter.organizationId) conditions.push(`r.organization_id = ${params.add(filter.organizationId)}`);
@@ -219,18 +236,19 @@ const CONTENT_RECORD = `id text, name text, description text, type text, status 
 
 /**
  * SQL for resources, hand-written for the hot paths: only the needed columns, timestamps
- * formatted by PostgreSQL, no entity hydration. Every read takes the caller's ResourceScope.
+ * formatted by PostgreSQL, no entity hydration. Every read takes the caller's AuthContext or,
+ * for lists, their ResourceScope.
  */
 @Injectable()
 export class ResourceRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** A live resource the caller can see, or null. */
-  async findVisible(scope: ResourceScope, id: string): Promise<ResourceRecord | null> {
+  async findVisible(auth: AuthContext, id: string): Promise<ResourceRecord | null> {
     const params = new SqlParams();
     const rows: ResourceRecord[] = await this.dataSource.query(
       `SELECT ${RECORD_COLUMNS} FROM resources r
-       WHERE r.id = ${params.add(id)} AND r.deleted_at IS NULL AND ${visibleTo(scope, params)}`,
+       WHERE r.id = ${params.add(id)} AND r.deleted_at IS NULL AND ${visibleById(auth, params)}`,
       params.values,
     );
     return rows[0] ?? null;
@@ -239,7 +257,7 @@ export class ResourceRepository {
   /** Locks a resource the caller can see for the rest of the transaction. */
   async lockVisible(
     manager: EntityManager,
-    scope: ResourceScope,
+    auth: AuthContext,
     id: string,
     options: { includeDeleted?: boolean } = {},
   ): Promise<ResourceRecord | null> {
@@ -247,7 +265,7 @@ export class ResourceRepository {
     const live = options.includeDeleted ? '' : 'AND r.deleted_at IS NULL';
     const rows: ResourceRecord[] = await manager.query(
       `SELECT ${RECORD_COLUMNS} FROM resources r
-       WHERE r.id = ${params.add(id)} ${live} AND ${visibleTo(scope, params)}
+       WHERE r.id = ${params.add(id)} ${live} AND ${visibleById(auth, params)}
        FOR UPDATE`,
       params.values,
     );
@@ -255,11 +273,11 @@ export class ResourceRepository {
   }
 
   /** Locks the live resources among `ids` the caller can see, in id order (no deadlocks). */
-  lockManyVisible(manager: EntityManager, scope: ResourceScope, ids: readonly string[]): Promise<ResourceRecord[]> {
+  lockManyVisible(manager: EntityManager, auth: AuthContext, ids: readonly string[]): Promise<ResourceRecord[]> {
     const params = new SqlParams();
     return manager.query(
       `SELECT ${RECORD_COLUMNS} FROM resources r
-       WHERE r.id = ANY(${params.add(ids)}::text[]) AND r.deleted_at IS NULL AND ${visibleTo(scope, params)}
+       WHERE r.id = ANY(${params.add(ids)}::text[]) AND r.deleted_at IS NULL AND ${visibleById(auth, params)}
        ORDER BY r.id
        FOR UPDATE`,
       params.values,

@@ -5,17 +5,18 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { ALL_SCOPES, AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AuthContextFactory } from '../auth-context.factory';
-import { TokenRevocationService } from '../token-revocation.service';
 import { JWT_ALGORITHM, JWT_ISSUER, jwtAudience, TokenClaims } from '../token.service';
 
 export const JWT_STRATEGY = 'jwt';
 
-/** `Authorization: Bearer <access token>`: signature, algorithm, audience, kind and revocation. */
+/**
+ * `Authorization: Bearer <access token>`: signature, algorithm, audience and kind. Revocation is
+ * checked later in the request, once (TokenRevocationService), with the rate-limit count.
+ */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
   constructor(
     config: AppConfig,
-    private readonly revocations: TokenRevocationService,
     private readonly contexts: AuthContextFactory,
   ) {
     super({
@@ -30,11 +31,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     });
   }
 
-  async validate(claims: TokenClaims): Promise<AuthContext> {
+  validate(claims: TokenClaims): Promise<AuthContext> {
     if (claims.typ !== 'access') throw new AuthenticationRequiredError('Use an access token, not a refresh token.');
-    if (await this.revocations.isRevoked(claims.jti, claims.fam)) {
-      throw new AuthenticationRequiredError('The access token has been revoked. Log in again.');
-    }
     return this.contexts.build({
       userId: claims.sub,
       credential: 'jwt',

@@ -1,0 +1,103 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig } from '@app/config';
+import { ApiKeyEntity, REDIS } from '@app/database';
+
+/** How long a verified key is trusted without reading PostgreSQL again. */
+export const VERIFIED_KEY_TTL_MS = 60_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Live API keys already verified by this process, by secret hash, trusted for a minute so that
+ * a request with a key reads no PostgreSQL. A revocation reaches every replica at once: the
+ * revoking one publishes the key's id on `<REDIS_PREFIX>:api-keys:revoked` and each drops it.
+ * Nothing is cached or trusted while the subscription is not live (before it starts, or after
+ * its connection drops), so a revocation missed meanwhile is never answered from a stale entry.
+ */
+@Injectable()
+export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(VerifiedApiKeyCache.name);
+  private readonly channel: string;
+  private readonly byHash = new Map<string, { key: ApiKeyEntity; until: number }>();
+  private readonly hashById = new Map<string, string>();
+  private subscriber: Redis | null = null;
+  private live = false;
+  /** Counts the revocations heard: a lookup that began before one must not be cached. */
+  private revocations = 0;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    config: AppConfig,
+  ) {
+    this.channel = `${config.REDIS_PREFIX}:api-keys:revoked`;
+  }
+
+  onApplicationBootstrap(): void {
+    // A connection of its own: one in subscriber mode can send no other command.
+    const subscriber = this.redis.duplicate();
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel: string, id: string) => this.drop(id));
+    subscriber.on('close', () => this.distrust());
+    subscriber.on('error', () => this.distrust());
+    subscriber.on('ready', () => {
+      subscriber.subscribe(this.channel).then(
+        () => (this.live = true),
+        (error: unknown) => this.logger.warn({ err: error }, 'API key revocations not subscribed; keys are read from PostgreSQL'),
+      );
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.distrust();
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  }
+
+  /** The key with this secret hash, when verified within the TTL and still trusted. */
+  get(secretHash: string): ApiKeyEntity | undefined {
+    if (!this.live) return undefined;
+    const entry = this.byHash.get(secretHash);
+    if (!entry) return undefined;
+    if (entry.until > Date.now()) return entry.key;
+    this.byHash.delete(secretHash);
+    this.hashById.delete(entry.key.id);
+    return undefined;
+  }
+
+  /** To take before reading a key from PostgreSQL, and hand back to `remember`. */
+  revision(): number {
+    return this.revocations;
+  }
+
+  /** Caches a key verified from PostgreSQL, unless a revocation was heard since the read began. */
+  remember(secretHash: string, key: ApiKeyEntity, revision: number): void {
+    if (!this.live || revision !== this.revocations) return;
+    if (this.byHash.size >= MAX_ENTRIES) this.clear();
+    this.byHash.set(secretHash, { key, until: Date.now() + VERIFIED_KEY_TTL_MS });
+    this.hashById.set(key.id, secretHash);
+  }
+
+  /** Tells every replica, this one included, to stop trusting the key. */
+  async announceRevocation(id: string): Promise<void> {
+    this.drop(id);
+    await this.redis.publish(this.channel, id);
+  }
+
+  private drop(id: string): void {
+    this.revocations++;
+    const secretHash = this.hashById.get(id);
+    if (secretHash === undefined) return;
+    this.byHash.delete(secretHash);
+    this.hashById.delete(id);
+  }
+
+  private distrust(): void {
+    this.live = false;
+    this.revocations++;
+    this.clear();
+  }
+
+  private clear(): void {
+    this.byHash.clear();
+    this.hashById.clear();
+  }
+}

@@ -1,0 +1,27 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import { TokenRevocationService } from '../token-revocation.service';
+
+/**
+ * The last guard: checks the revocation of a credential whose check the rate-limit count did
+ * not make (a route or deployment without the limit), before any interceptor or handler runs.
+ * A revoked credential is refused as authentication refuses: 401, the request anonymous again.
+ */
+@Injectable()
+export class RevocationCheckGuard implements CanActivate {
+  constructor(private readonly revocations: TokenRevocationService) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (this.revocations.pendingMarks(req.auth).length === 0) return true;
+    return this.check(req);
+  }
+
+  private async check(req: AuthenticatedRequest): Promise<boolean> {
+    if (req.auth && (await this.revocations.checkPending(req.auth))) {
+      req.auth = undefined;
+      throw this.revocations.revokedError();
+    }
+    return true;
+  }
+}
