@@ -117,16 +117,18 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     const redis = await privateRedis();
     const owner = await createUser(t.http);
     await subscribe(owner, '/crash');
-    // Slow enough answers that the kill finds deliveries in flight and others still queued.
-    handlers.set('/crash', (_request, res) => void setTimeout(() => res.writeHead(200).end('ok'), 25));
-    const first = await worker(redis);
+    // Slow answers and few at once (about 50 a second), so that the kill finds deliveries in
+    // flight and most still queued.
+    handlers.set('/crash', (_request, res) => void setTimeout(() => res.writeHead(200).end('ok'), 100));
+    const slowly = { WEBHOOK_DELIVERY_CONCURRENCY: '5' };
+    const first = await worker(redis, slowly);
     await createResources(owner, 200);
     await until(() => (distinctEvents('/crash') >= 40 ? true : undefined), 60000);
     await first.kill();
     expect(distinctEvents('/crash')).toBeLessThan(200);
 
     // Deliveries the killed worker held come back once their lock expires (BullMQ's stalled check).
-    await worker(redis);
+    await worker(redis, slowly);
     await until(() => (distinctEvents('/crash') === 200 ? true : undefined), 150000);
   }, 240000);
 
