@@ -166,7 +166,10 @@ describe('worker processes: faults, shutdown and wake-up', () => {
       });
     }
     const metricsPorts = [await freePort(), await freePort()];
-    await Promise.all(metricsPorts.map((port) => worker(redis, { WORKER_METRICS_PORT: String(port) })));
+    // Few deliveries at once each, so that neither worker can take the whole batch alone.
+    await Promise.all(
+      metricsPorts.map((port) => worker(redis, { WORKER_METRICS_PORT: String(port), WEBHOOK_DELIVERY_CONCURRENCY: '3' })),
+    );
     await createResources(owner, 100);
 
     await until(() => (paths.every((path) => distinctEvents(path) === 100) ? true : undefined), 60000);
