@@ -49,6 +49,12 @@ describe('worker process (decisions 13)', () => {
 
   it('logs ready, keeps a heartbeat key, and on SIGTERM removes it and exits 0', async () => {
     const worker = startWorker();
+    // Error lines and stderr, shown beside the exit code should the stop fail.
+    const errors: string[] = [];
+    worker.stdout.on('data', (chunk: Buffer) =>
+      errors.push(...chunk.toString().split('\n').filter((line) => /"level":"(error|fatal)"/.test(line))),
+    );
+    worker.stderr.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
     const ready = await waitForLog(worker, (line) => line.msg === 'Worker ready');
     expect(ready.heartbeat).toBe(`worker:heartbeat:${hostname()}:${worker.pid}`);
     expect(await redis.ttl(ready.heartbeat ?? '')).toBeGreaterThan(0);
@@ -56,7 +62,7 @@ describe('worker process (decisions 13)', () => {
     const exited = once(worker, 'exit');
     worker.kill('SIGTERM');
     const [code, signal] = await exited;
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect({ code, signal, errors }).toEqual({ code: 0, signal: null, errors: [] });
     expect(await redis.exists(ready.heartbeat ?? '')).toBe(0);
   });
 
