@@ -8,6 +8,7 @@ import {
   FROM_SOURCE,
   HttpsReceiver,
   PROJECT_ROOT,
+  ReceivedRequest,
   startHttpsReceiver,
   TestApp,
   TestUser,
@@ -101,6 +102,19 @@ describe('webhook delivery', () => {
     return (await t.http.get(`/v2/webhooks/${webhookId}/deliveries`).set(...bearer()).expect(200)).body.data;
   }
 
+  /** The exact bytes verify with `node:crypto` (hex) and with the Standard Webhooks package. */
+  function expectSignedBy(secret: string, request: ReceivedRequest): void {
+    const hex = createHmac('sha256', secret).update(request.body).digest('hex');
+    expect(request.headers['x-webhook-signature']).toBe(hex);
+    const payload = new Webhook(secret).verify(request.body, {
+      'webhook-id': request.headers['webhook-id'] as string,
+      'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+      'webhook-signature': request.headers['webhook-signature'] as string,
+    }) as { id: string; type: string };
+    expect(payload.id).toBe(request.headers['x-webhook-event-id']);
+    expect(payload.type).toBe(request.headers['x-webhook-event-type']);
+  }
+
   it('delivers resource events signed, with previous_data on update, verifiable by both schemes', async () => {
     const hook = await newWebhook('/ok', ['resource.created', 'resource.updated', 'resource.deleted']);
     const before = receiver.received.length;
@@ -114,16 +128,7 @@ describe('webhook delivery', () => {
     });
     const byType = new Map(got.map((request) => [request.headers['x-webhook-event-type'], request]));
     expect([...byType.keys()].sort()).toEqual(['resource.created', 'resource.deleted', 'resource.updated']);
-    for (const request of got) {
-      const hex = createHmac('sha256', hook.secret).update(request.body).digest('hex');
-      expect(request.headers['x-webhook-signature']).toBe(hex);
-      const payload = new Webhook(hook.secret).verify(request.body, {
-        'webhook-id': request.headers['webhook-id'] as string,
-        'webhook-timestamp': request.headers['webhook-timestamp'] as string,
-        'webhook-signature': request.headers['webhook-signature'] as string,
-      }) as { id: string; type: string };
-      expect(payload.id).toBe(request.headers['x-webhook-event-id']);
-    }
+    for (const request of got) expectSignedBy(hook.secret, request);
     const updated = JSON.parse(byType.get('resource.updated')?.body ?? '{}');
     expect(updated).toMatchObject({ type: 'resource.updated', data: { object: { id, name: 'second' } } });
     expect(updated.previous_data).toMatchObject({ name: 'first' });
@@ -199,7 +204,9 @@ describe('webhook delivery', () => {
     expect(failed.attempts).toHaveLength(1);
     expect(await webhook(failing.id)).toMatchObject({ status: 'enabled' });
     const sample = receiver.received.find((request) => request.headers['x-webhook-event-id'] === first.body.data.event_id);
-    expect(JSON.parse(sample?.body ?? '{}').data.object).toMatchObject({ object: 'payment', status: 'succeeded', amount: expect.any(Number) });
+    if (!sample) throw new Error('the sample payment.succeeded never arrived');
+    expectSignedBy(ok.secret, sample);
+    expect(JSON.parse(sample.body).data.object).toMatchObject({ object: 'payment', status: 'succeeded', amount: expect.any(Number) });
 
     const retried = await t.http
       .post(`/v2/webhooks/${failing.id}/deliveries/${second.body.data.id}/retry`)
@@ -247,6 +254,30 @@ describe('webhook delivery', () => {
       type: 'user.updated',
       data: { object: { id: owner.id, profile: { first_name: 'Grace' } } },
       previous_data: { profile: { first_name: null } },
+    });
+  });
+
+  it("delivers user.created, signed, to an admin's webhook when someone registers", async () => {
+    const admin = await createUser(t.http, { app: t.app, role: 'admin' });
+    const res = await t.http
+      .post('/v2/webhooks')
+      .set('Authorization', `Bearer ${admin.accessToken}`)
+      .send({ url: `https://127.0.0.1:${receiver.port}/ok`, events: ['user.created'] })
+      .expect(201);
+    const hook: { id: string; secret: string } = res.body.data;
+    const newcomer = await createUser(t.http);
+    const arrived = await until(() =>
+      Promise.resolve(
+        receiver.received.find(
+          (request) => request.headers['x-webhook-event-type'] === 'user.created' && request.body.includes(newcomer.id),
+        ),
+      ),
+    );
+    expectSignedBy(hook.secret, arrived);
+    expect(JSON.parse(arrived.body)).toMatchObject({
+      type: 'user.created',
+      data: { object: { id: newcomer.id, email: newcomer.email } },
+      previous_data: null,
     });
   });
 
