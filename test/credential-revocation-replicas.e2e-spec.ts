@@ -1,9 +1,5 @@
-import { randomInt } from 'node:crypto';
-import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { createUser, RunningApi, startApiReplica } from './support';
-
-const STARTUP_TIMEOUT_MS = 120_000;
+import { createUser, REPLICA_STARTUP_TIMEOUT_MS, ReplicaPair, startReplicaPair } from './support';
 
 /**
  * Two API processes against one PostgreSQL and one Redis, rate limited as production runs:
@@ -11,19 +7,16 @@ const STARTUP_TIMEOUT_MS = 120_000;
  * moment its revocation takes to be published).
  */
 describe('credential revocation across replicas', () => {
-  let replicas: RunningApi[] = [];
+  let pair: ReplicaPair | undefined;
   let clients: TestAgent[];
 
   beforeAll(async () => {
-    const env = { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY_HOPS: '1' };
-    replicas = await Promise.all([startApiReplica(env), startApiReplica(env)]);
-    // A client IP of this suite's own (X-Forwarded-For is trusted for one hop here).
-    const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`;
-    clients = replicas.map((replica) => request.agent(replica.url).set('X-Forwarded-For', ip));
-  }, STARTUP_TIMEOUT_MS * 2);
+    pair = await startReplicaPair();
+    clients = pair.clients;
+  }, REPLICA_STARTUP_TIMEOUT_MS);
 
   afterAll(async () => {
-    await Promise.all(replicas.map((replica) => replica.stop()));
+    await pair?.stop();
   });
 
   it('refuses a logged-out access token on every replica at once, counted by client IP', async () => {

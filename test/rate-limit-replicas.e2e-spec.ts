@@ -1,28 +1,22 @@
-import { randomInt } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { createUser, RunningApi, startApiReplica } from './support';
-
-const STARTUP_TIMEOUT_MS = 120_000;
+import { createUser, REPLICA_STARTUP_TIMEOUT_MS, ReplicaPair, startReplicaPair } from './support';
 
 /**
  * Two API processes against one PostgreSQL and one Redis: one account's requests, alternating
  * between them, share a single limit.
  */
 describe('rate limits across replicas', () => {
-  let replicas: RunningApi[] = [];
+  let pair: ReplicaPair | undefined;
   let clients: TestAgent[];
 
   beforeAll(async () => {
-    const env = { RATE_LIMIT_ENABLED: 'true', TRUST_PROXY_HOPS: '1' };
-    replicas = await Promise.all([startApiReplica(env), startApiReplica(env)]);
-    // A client IP of this suite's own (X-Forwarded-For is trusted for one hop here).
-    const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`;
-    clients = replicas.map((replica) => request.agent(replica.url).set('X-Forwarded-For', ip));
-  }, STARTUP_TIMEOUT_MS * 2);
+    pair = await startReplicaPair();
+    clients = pair.clients;
+  }, REPLICA_STARTUP_TIMEOUT_MS);
 
   afterAll(async () => {
-    await Promise.all(replicas.map((replica) => replica.stop()));
+    await pair?.stop();
   });
 
   it("enforces one account's limit across both replicas", async () => {

@@ -9,6 +9,7 @@ import {
   SuiteEnvironment,
   TestApp,
   TestUser,
+  waitUntil,
 } from './support';
 
 /**
@@ -47,15 +48,6 @@ describe('webhook delivery to private addresses, refused at connect time', () =>
 
   const bearer = (): [string, string] => ['Authorization', `Bearer ${owner.accessToken}`];
 
-  async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   it.each([
     ['a name that resolves to 127.0.0.1', 'localhost', /^localhost resolves to 127\.0\.0\.1, a loopback/],
@@ -68,7 +60,7 @@ describe('webhook delivery to private addresses, refused at connect time', () =>
       .expect(201);
     const hookId = created.body.data.id as string;
     await t.http.patch('/v2/users/me').set(...bearer()).send({ profile: { last_name: host } }).expect(200);
-    const failed = await until(async () => {
+    const failed = await waitUntil(async () => {
       const rows = (await t.http.get(`/v2/webhooks/${hookId}/deliveries`).set(...bearer()).expect(200)).body.data;
       return rows[0]?.status === 'failed' ? rows[0] : undefined;
     });

@@ -12,6 +12,7 @@ import {
   startHttpsReceiver,
   TestApp,
   TestUser,
+  waitUntil,
 } from './support';
 
 /**
@@ -54,15 +55,6 @@ describe('webhook delivery', () => {
     await receiver.close();
   });
 
-  async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 20000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   async function newWebhook(path: string, events: string[]): Promise<{ id: string; secret: string }> {
     const res = await t.http
@@ -122,7 +114,7 @@ describe('webhook delivery', () => {
     const id = created.body.data.id as string;
     await t.http.patch(`/v2/resources/${id}`).set(...bearer()).send({ name: 'second' }).expect(200);
     await t.http.delete(`/v2/resources/${id}`).set(...bearer()).expect(204);
-    const got = await until(() => {
+    const got = await waitUntil(() => {
       const mine = receiver.received.slice(before).filter((request) => request.body.includes(id));
       return Promise.resolve(mine.length >= 3 ? mine : undefined);
     });
@@ -133,7 +125,7 @@ describe('webhook delivery', () => {
     expect(updated).toMatchObject({ type: 'resource.updated', data: { object: { id, name: 'second' } } });
     expect(updated.previous_data).toMatchObject({ name: 'first' });
     expect(JSON.parse(byType.get('resource.created')?.body ?? '{}').previous_data).toBeNull();
-    const listed = await until(async () => {
+    const listed = await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows.length === 3 && rows.every((row) => row.status === 'succeeded') ? rows : undefined;
     });
@@ -143,7 +135,7 @@ describe('webhook delivery', () => {
   it('retries a 500 and then succeeds', async () => {
     const hook = await newWebhook('/flaky', ['resource.created']);
     await t.http.post('/v2/resources').set(...bearer()).send({ name: 'flaky' }).expect(201);
-    const [row] = await until(async () => {
+    const [row] = await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     });
@@ -153,12 +145,12 @@ describe('webhook delivery', () => {
   it('gives up after five failures, disables the webhook, and delivers again once re-enabled', async () => {
     const hook = await newWebhook('/fail', ['resource.created']);
     await t.http.post('/v2/resources').set(...bearer()).send({ name: 'doomed' }).expect(201);
-    const [row] = await until(async () => {
+    const [row] = await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows[0]?.status === 'failed' ? rows : undefined;
     });
     expect(row.attempts.map((attempt) => attempt.status_code)).toEqual([500, 500, 500, 500, 500]);
-    const disabled = await until(async () => {
+    const disabled = await waitUntil(async () => {
       const current = await webhook(hook.id);
       return current.status === 'disabled' ? current : undefined;
     });
@@ -166,7 +158,7 @@ describe('webhook delivery', () => {
 
     await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ status: 'enabled', url: `https://127.0.0.1:${receiver.port}/ok` }).expect(200);
     await t.http.post('/v2/resources').set(...bearer()).send({ name: 'revived' }).expect(201);
-    await until(async () => {
+    await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows.some((candidate) => candidate.status === 'succeeded') ? rows : undefined;
     });
@@ -175,7 +167,7 @@ describe('webhook delivery', () => {
   it('disables a webhook at once on 410', async () => {
     const hook = await newWebhook('/gone', ['resource.created']);
     await t.http.post('/v2/resources').set(...bearer()).send({ name: 'gone' }).expect(201);
-    const [row] = await until(async () => {
+    const [row] = await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows[0]?.status === 'failed' ? rows : undefined;
     });
@@ -196,8 +188,8 @@ describe('webhook delivery', () => {
     expect(second.body.data.event_type).toBe('payment.failed');
     const read = (webhookId: string, deliveryId: string) =>
       t.http.get(`/v2/webhooks/${webhookId}/deliveries/${deliveryId}`).set(...bearer()).expect(200);
-    await until(async () => ((await read(ok.id, first.body.data.id)).body.data.status === 'succeeded' ? true : undefined));
-    const failed = await until(async () => {
+    await waitUntil(async () => ((await read(ok.id, first.body.data.id)).body.data.status === 'succeeded' ? true : undefined));
+    const failed = await waitUntil(async () => {
       const res = await read(failing.id, second.body.data.id);
       return res.body.data.status === 'failed' ? res.body.data : undefined;
     });
@@ -213,13 +205,13 @@ describe('webhook delivery', () => {
       .set(...bearer())
       .expect(202);
     expect(retried.body.data.status).toBe('pending');
-    await until(async () => ((await read(failing.id, second.body.data.id)).body.data.attempts.length === 2 ? true : undefined));
+    await waitUntil(async () => ((await read(failing.id, second.body.data.id)).body.data.attempts.length === 2 ? true : undefined));
   });
 
   it('records a receiver that answers after 6 s as a timeout, and retries', async () => {
     const hook = await newWebhook('/slow', ['resource.created']);
     await t.http.post('/v2/resources').set(...bearer()).send({ name: 'slow' }).expect(201);
-    const [row] = await until(async () => {
+    const [row] = await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     }, 30000);
@@ -232,7 +224,7 @@ describe('webhook delivery', () => {
   it('records a 302 as a failure and does not follow it', async () => {
     const hook = await newWebhook('/redirect', ['resource.created']);
     await t.http.post('/v2/resources').set(...bearer()).send({ name: 'redirected' }).expect(201);
-    const [row] = await until(async () => {
+    const [row] = await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows[0]?.status === 'failed' ? rows : undefined;
     });
@@ -244,7 +236,7 @@ describe('webhook delivery', () => {
   it('delivers user.updated after PATCH /users/me', async () => {
     await newWebhook('/ok', ['user.updated']);
     await t.http.patch('/v2/users/me').set(...bearer()).send({ profile: { first_name: 'Grace' } }).expect(200);
-    const arrived = await until(() => {
+    const arrived = await waitUntil(() => {
       const found = receiver.received.find(
         (request) => request.headers['x-webhook-event-type'] === 'user.updated' && request.body.includes('Grace'),
       );
@@ -266,7 +258,7 @@ describe('webhook delivery', () => {
       .expect(201);
     const hook: { id: string; secret: string } = res.body.data;
     const newcomer = await createUser(t.http);
-    const arrived = await until(() =>
+    const arrived = await waitUntil(() =>
       Promise.resolve(
         receiver.received.find(
           (request) => request.headers['x-webhook-event-type'] === 'user.created' && request.body.includes(newcomer.id),
@@ -284,7 +276,7 @@ describe('webhook delivery', () => {
   it('never shows the secret again: not in reads, updates, deliveries, events or delivered bodies', async () => {
     const hook = await newWebhook('/ok', ['resource.created']);
     await t.http.post('/v2/resources').set(...bearer()).send({ name: 'secretive' }).expect(201);
-    const [row] = await until(async () => {
+    const [row] = await waitUntil(async () => {
       const rows = await deliveries(hook.id);
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     });
@@ -318,7 +310,7 @@ describe('webhook delivery', () => {
       const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
       return line ? Number(line.slice(series.length + 1)) : 0;
     };
-    const text = await until(async () => {
+    const text = await waitUntil(async () => {
       const current = await scrape();
       return value(current, 'webhook_delivery_attempts_total{outcome="failed",kind="test"}') >= 1 ? current : undefined;
     });

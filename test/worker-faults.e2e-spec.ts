@@ -15,6 +15,7 @@ import {
   SuiteEnvironment,
   TestApp,
   TestUser,
+  waitUntil,
 } from './support';
 
 /**
@@ -75,15 +76,6 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     return started;
   }
 
-  async function until<T>(read: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   async function subscribe(owner: TestUser, path: string): Promise<string> {
     const res = await t.http
@@ -123,13 +115,13 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     const slowly = { WEBHOOK_DELIVERY_CONCURRENCY: '5' };
     const first = await worker(redis, slowly);
     await createResources(owner, 200);
-    await until(() => (distinctEvents('/crash') >= 40 ? true : undefined), 60000);
+    await waitUntil(() => (distinctEvents('/crash') >= 40 ? true : undefined), 60000);
     await first.kill();
     expect(distinctEvents('/crash')).toBeLessThan(200);
 
     // Deliveries the killed worker held come back once their lock expires (BullMQ's stalled check).
     await worker(redis, slowly);
-    await until(() => (distinctEvents('/crash') === 200 ? true : undefined), 150000);
+    await waitUntil(() => (distinctEvents('/crash') === 200 ? true : undefined), 150000);
   }, 240000);
 
   it('Redis stopped while resources are created: once it is back, the relay delivers all their events', async () => {
@@ -138,7 +130,7 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     await subscribe(owner, '/outage');
     await worker(redis);
     await createResources(owner, 1);
-    await until(() => (distinctEvents('/outage') === 1 ? true : undefined), 30000);
+    await waitUntil(() => (distinctEvents('/outage') === 1 ? true : undefined), 30000);
 
     await redis.stop();
     await createResources(owner, 20);
@@ -146,7 +138,7 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(distinctEvents('/outage')).toBe(1);
     await redis.restart();
-    await until(() => (distinctEvents('/outage') === 21 ? true : undefined), 60000);
+    await waitUntil(() => (distinctEvents('/outage') === 21 ? true : undefined), 60000);
   }, 120000);
 
   it('two workers at once: no delivery in flight at both, each event delivered once', async () => {
@@ -172,9 +164,9 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     );
     await createResources(owner, 100);
 
-    await until(() => (paths.every((path) => distinctEvents(path) === 100) ? true : undefined), 60000);
+    await waitUntil(() => (paths.every((path) => distinctEvents(path) === 100) ? true : undefined), 60000);
     // Every delivery recorded as succeeded: nothing is left that could still be sent again.
-    await until(async () => {
+    await waitUntil(async () => {
       const hooks = (await t.http.get('/v2/webhooks').set('Authorization', `Bearer ${owner.accessToken}`).expect(200)).body
         .data as { id: string }[];
       for (const hook of hooks) {
@@ -205,7 +197,7 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     handlers.set('/slow-stop', (_request, res) => void setTimeout(() => res.writeHead(200).end('ok'), 2000));
     const running = await worker(redis);
     await createResources(owner, 1);
-    await until(() => (arrivals('/slow-stop').length === 1 ? true : undefined), 30000);
+    await waitUntil(() => (arrivals('/slow-stop').length === 1 ? true : undefined), 30000);
 
     const code = await running.terminate();
     expect(code).toBe(0);
@@ -227,6 +219,6 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     // The first poll runs at start; the next would be a minute later.
     await worker(redis, { WEBHOOK_RELAY_INTERVAL_MS: '60000' });
     await createResources(owner, 1);
-    await until(() => (distinctEvents('/woken') === 1 ? true : undefined), 20000);
+    await waitUntil(() => (distinctEvents('/woken') === 1 ? true : undefined), 20000);
   }, 60000);
 });

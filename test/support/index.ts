@@ -5,3 +5,4 @@
 export * from '@app/testing';
 export * from './factories';
 export * from './test-app';
+export * from './replica-pair';

@@ -5,4 +5,4 @@ export * from './private-servers';
 export * from './built-api';
 export * from './built-worker';
 export * from './https-receiver';
-export * from './api-replica';
+export * from './wait-until';
