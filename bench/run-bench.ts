@@ -12,11 +12,12 @@ import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { Client } from 'pg';
+import { BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_${RUN}`;
-const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SERVER = BENCH_DATABASE_SERVER;
+const REDIS_URL = BENCH_REDIS_URL;
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const SEEDED = 100_000;
@@ -31,19 +32,7 @@ const PORTS = {
 };
 const LOG_DIR = '.bench';
 
-const serviceEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  NODE_ENV: 'production',
-  APP_ENV: 'test',
-  DATABASE_URL: `${SERVER}/${DATABASE}`,
-  REDIS_URL,
-  REDIS_PREFIX: DATABASE,
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-  // The full pipeline counts every request in Redis; the limit is raised so that the load
-  // generator measures the counted path rather than 429s.
-  RATE_LIMIT_PLAN_LIMITS: 'free=1000000000,pro=1000000000,enterprise=1000000000',
-};
+const serviceEnv: NodeJS.ProcessEnv = { ...process.env, ...benchServiceEnv(DATABASE) };
 
 const children: ChildProcess[] = [];
 

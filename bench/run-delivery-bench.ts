@@ -17,11 +17,12 @@ import { RunningApi, startBuiltApi } from '@app/testing/built-api';
 import { RunningWorker, startBuiltWorker } from '@app/testing/built-worker';
 import { HttpsReceiver, startHttpsReceiver } from '@app/testing/https-receiver';
 import { deleteRedisKeys } from '@app/testing/test-environment';
+import { BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_delivery_${RUN}`;
-const SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SERVER = BENCH_DATABASE_SERVER;
+const REDIS_URL = BENCH_REDIS_URL;
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 10);
 const RATE = 200;
@@ -31,15 +32,8 @@ const WORKERS = 2;
 const INSERT_CHUNK = 2000;
 
 const serviceEnv: NodeJS.ProcessEnv = {
-  NODE_ENV: 'production',
-  APP_ENV: 'test',
-  DATABASE_URL: `${SERVER}/${DATABASE}`,
-  REDIS_URL,
-  REDIS_PREFIX: DATABASE,
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  ...benchServiceEnv(DATABASE),
   LOG_FORMAT: 'json',
-  RATE_LIMIT_PLAN_LIMITS: 'free=1000000000,pro=1000000000,enterprise=1000000000',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };
 

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+
+export const BENCH_DATABASE_SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
+export const BENCH_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The service's settings in a benchmark: production mode on a scratch database and Redis prefix. */
+export function benchServiceEnv(database: string): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'production',
+    APP_ENV: 'test',
+    DATABASE_URL: `${BENCH_DATABASE_SERVER}/${database}`,
+    REDIS_URL: BENCH_REDIS_URL,
+    REDIS_PREFIX: database,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    // Every request is counted in Redis; the limits are raised so that the load generator
+    // measures the counted path rather than 429s.
+    RATE_LIMIT_PLAN_LIMITS: 'free=1000000000,pro=1000000000,enterprise=1000000000',
+  };
+}
