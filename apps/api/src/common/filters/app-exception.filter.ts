@@ -43,13 +43,19 @@ export class AppExceptionFilter implements ExceptionFilter {
     }
     if (res.headersSent) return;
     for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-    if (OAUTH_FORM_ENDPOINTS.test(req.path)) {
-      res.setHeader('Cache-Control', 'no-store');
-      res.status(error.status).json(renderOAuthError(error));
-      return;
-    }
-    res.status(error.status).json(renderError(error));
+    const answer = errorAnswerFor(req.path, error);
+    if (answer.noStore) res.setHeader('Cache-Control', 'no-store');
+    res.status(error.status).json(answer.body);
   }
+}
+
+/**
+ * An error in the form its path answers in: RFC 6749 on the authorization server's machine
+ * endpoints (never cached), the envelope everywhere else.
+ */
+export function errorAnswerFor(path: string, error: AppError): { body: object; noStore: boolean } {
+  if (OAUTH_FORM_ENDPOINTS.test(path)) return { body: renderOAuthError(error), noStore: true };
+  return { body: renderError(error), noStore: false };
 }
 
 /** A client fixes a request from its first problems; a hostile one cannot make the answer grow. */

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@app/common';
-import { OAUTH_FORM_ENDPOINTS, renderOAuthError } from '../filters/oauth-error-form';
+import { errorAnswerFor } from '../filters/app-exception.filter';
 
 /** Node's own answers to requests it cannot parse, in the service's error forms. */
 const PARSE_FAILURES: Record<string, { status: number; reason: string; message: string }> = {
@@ -29,12 +29,11 @@ export function answerClientErrorsInEnvelope(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex) => {
     if (!socket.writable) return socket.destroy();
     const failure = PARSE_FAILURES[error.code ?? ''] ?? MALFORMED;
-    const appError = new AppError('invalid_request', failure.message);
-    const oauthForm = OAUTH_FORM_ENDPOINTS.test(requestPath(error.rawPacket) ?? '');
-    const body = JSON.stringify(oauthForm ? renderOAuthError(appError) : { error: { code: appError.code, message: appError.message } });
+    const answer = errorAnswerFor(requestPath(error.rawPacket) ?? '', new AppError('invalid_request', failure.message));
+    const body = JSON.stringify(answer.body);
     socket.end(
       `HTTP/1.1 ${failure.status} ${failure.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        (oauthForm ? 'Cache-Control: no-store\r\n' : '') +
+        (answer.noStore ? 'Cache-Control: no-store\r\n' : '') +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
