@@ -1,10 +1,11 @@
 import { DynamicModule, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
+import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { answerClientErrorsInEnvelope } from './common/http/client-error-responder';
+import { EnvelopeExpressAdapter } from './common/http/envelope-express-adapter';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware';
 import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
 import { createHttpLogger } from './logging/http-logger';
@@ -35,7 +36,7 @@ export function apiRootModule(options: ApiAppOptions = {}): DynamicModule {
 
 /** Everything but the module graph: logger, express settings, early middleware, prefix, docs. */
 export function configureApiApp(app: NestExpressApplication): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(NestPinoLogger));
   const config = app.get(AppConfig);
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -57,7 +58,7 @@ export function configureApiApp(app: NestExpressApplication): void {
 
 /** Builds the API application exactly as production runs it; tests use the same function. */
 export async function createApiApp(options: ApiAppOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(apiRootModule(options), {
+  const app = await NestFactory.create<NestExpressApplication>(apiRootModule(options), new EnvelopeExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,

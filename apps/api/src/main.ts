@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from 'nestjs-pino';
+import { NestPinoLogger } from '@app/common';
 import { AppConfig, ConfigValidationError, loadConfig } from '@app/config';
 import { prepareDatabase } from '@app/database';
 import { createApiApp } from './app.setup';
@@ -21,7 +21,7 @@ async function bootstrap(): Promise<void> {
   await prepareDatabase(config);
   const app = await createApiApp();
   await app.listen(config.PORT);
-  app.get(Logger).log(`Listening on port ${config.PORT}`, 'Bootstrap');
+  app.get(NestPinoLogger).log(`Listening on port ${config.PORT}`, 'Bootstrap');
 }
 
 bootstrap().catch((error: unknown) => {

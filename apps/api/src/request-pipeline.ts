@@ -1,11 +1,10 @@
 import { Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AuthenticationGuard } from './auth/guards/authentication.guard';
 import { RevocationCheckGuard } from './auth/guards/revocation-check.guard';
 import { ScopeGuard } from './auth/guards/scope.guard';
 import { AppExceptionFilter } from './common/filters/app-exception.filter';
-import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor';
-import { EnvelopeInterceptor } from './common/interceptors/envelope.interceptor';
+import { IdempotencyGuard } from './common/idempotency/idempotency.guard';
 import { createValidationPipe } from './common/validation/app-validation.pipe';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
@@ -16,8 +15,10 @@ import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
  * Before Nest (Express middleware, `configureApiApp`): request id, request log line, metrics,
  * `/v1` 410. Then Nest middleware (`AppModule.configure`): body parser and the one text rule.
  *
- * Nest runs global guards and interceptors in the order they are listed, and asks global
- * filters in the reverse order, so this list is the documentation of the order.
+ * Nest runs global guards in the order they are listed, and asks global filters in the reverse
+ * order, so this list is the documentation of the order. There are no interceptors: Nest wraps
+ * every route in each of them, at a price on every request; the envelope is applied where
+ * results are sent (`EnvelopeExpressAdapter`).
  */
 export const REQUEST_PIPELINE: Provider[] = [
   // Filters: the rate-limit filter is asked first (it may turn a 401/403/404 into the 429),
@@ -26,15 +27,14 @@ export const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_FILTER, useExisting: RateLimitedErrorFilter },
   // Guards: who is calling, then what that credential may do, then whether the account (or
   // the client IP) still has requests left in its window; that count also checks the token's
-  // revocation, in the same Redis call. The last guard checks revocations no count covered.
+  // revocation, in the same Redis call. Then revocations no count covered; then, for writes,
+  // the Idempotency-Key claim or replay (it stores the answer where Express sends it, after
+  // the envelope and the filters).
   { provide: APP_GUARD, useExisting: AuthenticationGuard },
   { provide: APP_GUARD, useExisting: ScopeGuard },
   { provide: APP_GUARD, useExisting: RateLimitGuard },
   { provide: APP_GUARD, useExisting: RevocationCheckGuard },
+  { provide: APP_GUARD, useExisting: IdempotencyGuard },
   // Pipe: bodies and queries into their DTOs, every bad field listed.
   { provide: APP_PIPE, useFactory: createValidationPipe },
-  // Interceptors: the envelope around the handler's result; Idempotency-Key replay inside it
-  // (it stores the answer where Express sends it, after the envelope and the filters).
-  { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-  { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
 ];

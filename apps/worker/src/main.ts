@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import { NestPinoLogger } from '@app/common';
 import { loadConfig } from '@app/config';
 import { prepareDatabase } from '@app/database';
 import { WorkerHeartbeat } from './worker-heartbeat.service';
@@ -12,7 +12,7 @@ async function bootstrap(): Promise<void> {
   // Migrations first, under the advisory lock that replicas starting together share.
   await prepareDatabase(loadConfig());
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true, abortOnError: false });
-  const logger = app.get(Logger);
+  const logger = app.get(NestPinoLogger);
   app.useLogger(logger);
 
   // Our own handler rather than enableShutdownHooks(): Nest re-raises the signal after

@@ -1,7 +1,7 @@
 import { Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
-import { logDestination, logLineOptions } from '@app/common';
+import pino from 'pino';
+import { logDestination, logLineOptions, NestPinoLogger } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
@@ -21,17 +21,17 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
 @Module({
   imports: [
     ConfigModule,
-    LoggerModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        pinoHttp: [logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV), logDestination(config.logFormat, false)],
-      }),
-    }),
     DatabaseModule,
     QueueModule,
     DiscoveryModule,
   ],
   providers: [
+    {
+      provide: NestPinoLogger,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new NestPinoLogger(pino(logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV), logDestination(config.logFormat, false))),
+    },
     {
       provide: WebhookAgents,
       inject: [AppConfig],

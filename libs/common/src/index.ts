@@ -5,3 +5,4 @@ export * from './pagination';
 export * from './log-line-options';
 export * from './event-kinds';
 export * from './webhook-target';
+export * from './nest-pino-logger';

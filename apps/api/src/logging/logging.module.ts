@@ -1,7 +1,8 @@
-import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown, RequestMethod } from '@nestjs/common';
-import { LoggerModule, Params } from 'nestjs-pino';
+import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
+import { currentRequestBindings } from './request-context';
 import { createRootLogger, LOG_OUTPUT, LogOutput, ROOT_LOGGER } from './root-logger';
 
 /** Writes out the buffered log lines when the application stops. */
@@ -15,9 +16,10 @@ class LogFlush implements OnApplicationShutdown {
 }
 
 /**
- * Structured JSON logs through pino. The HTTP request logger is mounted by `createApiApp()`
- * as early express middleware (`useExisting`), so nestjs-pino only binds each request's logger
- * for Nest's own logs. The output is a parameter so that tests can capture the lines.
+ * Structured JSON logs through pino: the root logger, and Nest's logger on it, whose lines
+ * carry the id of the request they were written in. The HTTP request logger is mounted by
+ * `createApiApp()` as early express middleware. The output is a parameter so that tests can
+ * capture the lines.
  */
 @Module({})
 export class LoggingModule {
@@ -25,16 +27,6 @@ export class LoggingModule {
     return {
       module: LoggingModule,
       global: true,
-      imports: [
-        LoggerModule.forRootAsync({
-          inject: [ROOT_LOGGER],
-          useFactory: (root: Logger): Params => ({
-            pinoHttp: { logger: root },
-            useExisting: true,
-            forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
-          }),
-        }),
-      ],
       providers: [
         { provide: LOG_OUTPUT, useValue: output },
         {
@@ -42,9 +34,14 @@ export class LoggingModule {
           inject: [AppConfig, LOG_OUTPUT],
           useFactory: createRootLogger,
         },
+        {
+          provide: NestPinoLogger,
+          inject: [ROOT_LOGGER],
+          useFactory: (root: Logger) => new NestPinoLogger(root, currentRequestBindings),
+        },
         LogFlush,
       ],
-      exports: [ROOT_LOGGER],
+      exports: [ROOT_LOGGER, NestPinoLogger],
     };
   }
 }

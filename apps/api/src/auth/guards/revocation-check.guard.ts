@@ -4,7 +4,7 @@ import { TokenRevocationService } from '../token-revocation.service';
 
 /**
  * The last guard: checks the revocation of a credential whose check the rate-limit count did
- * not make (a route or deployment without the limit), before any interceptor or handler runs.
+ * not make (a route or deployment without the limit), before the Idempotency-Key claim and the handler.
  * A revoked credential is refused as authentication refuses: 401, the request anonymous again.
  */
 @Injectable()

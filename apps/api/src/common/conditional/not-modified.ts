@@ -1,11 +1,18 @@
+import type { Response } from 'express';
+import { PreparedAnswer } from '../http/prepared-answer';
+
 /**
  * Thrown by a handler whose client already holds the current representation (If-None-Match
- * matched). The exception filter answers 304 with the validator and no body; a handler cannot
- * set 304 itself, since Nest applies the route's own status after it returns.
+ * matched): 304 with the validator and no body. A handler cannot set 304 itself, since Nest
+ * applies the route's own status after it returns.
  */
-export class NotModified extends Error {
+export class NotModified extends PreparedAnswer {
   constructor(readonly etag: string) {
     super('Not Modified');
     this.name = 'NotModified';
+  }
+
+  write(res: Response): void {
+    res.status(304).setHeader('ETag', this.etag).end();
   }
 }

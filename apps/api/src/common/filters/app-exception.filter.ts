@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@app/common';
-import { NotModified } from '../conditional/not-modified';
+import { PreparedAnswer } from '../http/prepared-answer';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
 import { OAUTH_FORM_ENDPOINTS, renderOAuthError } from './oauth-error-form';
@@ -10,7 +10,7 @@ import { OAUTH_FORM_ENDPOINTS, renderOAuthError } from './oauth-error-form';
  * Renders every error as `{ error: { code, message, details? } }`, or in RFC 6749 form on the
  * OAuth token, revocation and introspection endpoints. A 500 never shows internals:
  * the exception goes to `res.err`, where the request log line picks it up with its stack and
- * the request id.
+ * the request id. A `PreparedAnswer` (304, an idempotent replay) is no error: it is written as is.
  */
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
@@ -20,8 +20,8 @@ export class AppExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response & { err?: unknown }>();
-    if (exception instanceof NotModified) {
-      if (!res.headersSent) res.status(304).setHeader('ETag', exception.etag).end();
+    if (exception instanceof PreparedAnswer) {
+      if (!res.headersSent) exception.write(res);
       return;
     }
     let error = toAppError(exception);

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotencyStore } from './idempotency.store';
 
-/** The Idempotency-Key interceptor and its store; the request pipeline applies it to every route. */
+/** The Idempotency-Key guard and its store; the request pipeline applies it to every route. */
 @Module({
-  providers: [IdempotencyStore, IdempotencyInterceptor],
-  exports: [IdempotencyStore, IdempotencyInterceptor],
+  providers: [IdempotencyStore, IdempotencyGuard],
+  exports: [IdempotencyStore, IdempotencyGuard],
 })
 export class IdempotencyModule {}

@@ -1,4 +1,4 @@
-import { isReplayable } from './idempotency.interceptor';
+import { isReplayable } from './idempotency.guard';
 import { canonicalJson, requestFingerprint } from './request-fingerprint';
 
 describe('requestFingerprint', () => {

@@ -1,9 +1,9 @@
-import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { from, Observable, of, switchMap } from 'rxjs';
 import { AppError, InvalidRequestError } from '@app/common';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
+import { PreparedAnswer } from '../http/prepared-answer';
 import { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';
@@ -27,11 +27,14 @@ export function isReplayable(status: number): boolean {
 
 /**
  * `Idempotency-Key` on every authenticated POST and PATCH (decisions 12), scoped to the
- * account. The answer is captured where Express sends it, after the envelope and the exception
- * filter, and stored before it leaves: a client that has the answer can always replay it.
+ * account. The last guard claims the key, so a request refused by authentication, scopes or the
+ * rate limit never holds one; validation and the handler run inside the claim. The answer is
+ * captured where Express sends it, after the envelope and the exception filter, and stored
+ * before it leaves: a client that has the answer can always replay it. A guard rather than an
+ * interceptor: Nest wraps every route in each global interceptor, and this rule concerns writes.
  */
 @Injectable()
-export class IdempotencyInterceptor implements NestInterceptor {
+export class IdempotencyGuard implements CanActivate {
   private readonly logger = new Logger('Idempotency');
 
   constructor(
@@ -39,40 +42,37 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
-    const http = context.switchToHttp();
-    const req = http.getRequest<AuthenticatedRequest>();
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const key = req.headers[IDEMPOTENCY_KEY_HEADER];
-    if (key === undefined || !req.auth || !IDEMPOTENT_METHODS.has(req.method)) return next.handle();
+    if (key === undefined || !req.auth || !IDEMPOTENT_METHODS.has(req.method)) return true;
     if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
       throw new InvalidRequestError(`The Idempotency-Key header must be 1-${MAX_KEY_LENGTH} characters.`);
     }
-    const res = http.getResponse<Response>();
+    return this.claim(context, req, req.auth.userId, key);
+  }
+
+  private async claim(context: ExecutionContext, req: AuthenticatedRequest, userId: string, key: string): Promise<boolean> {
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
-    return from(this.store.claim(req.auth.userId, key, fingerprint)).pipe(
-      switchMap((outcome) => {
-        switch (outcome.kind) {
-          case 'claimed':
-            this.captureAnswer(res, outcome.claim, fingerprint, this.secretFields(context));
-            return next.handle();
-          case 'completed':
-            replay(res, outcome.response);
-            // The answer is sent; Nest's own reply to an ended response writes nothing.
-            return of(undefined);
-          case 'in_progress':
-            throw new AppError(
-              'idempotency_key_in_progress',
-              'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
-            );
-          case 'reused':
-            throw new AppError(
-              'idempotency_key_reused',
-              'This Idempotency-Key was already used for a different request (method, path or body). Use a new key.',
-            );
-        }
-      }),
-    );
+    const outcome = await this.store.claim(userId, key, fingerprint);
+    switch (outcome.kind) {
+      case 'claimed':
+        this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, fingerprint, this.secretFields(context));
+        return true;
+      case 'completed':
+        throw new IdempotentReplay(outcome.response);
+      case 'in_progress':
+        throw new AppError(
+          'idempotency_key_in_progress',
+          'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
+        );
+      case 'reused':
+        throw new AppError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was already used for a different request (method, path or body). Use a new key.',
+        );
+    }
   }
 
   private secretFields(context: ExecutionContext): string[] {
@@ -130,10 +130,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-function replay(res: Response, stored: StoredResponse): void {
-  res.setHeader(REPLAYED_HEADER, 'true');
-  for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
-  res.status(stored.status);
-  if (stored.body === null) res.send();
-  else res.send(stored.body);
+/** The stored answer of a completed request with the same key, sent again as it was. */
+class IdempotentReplay extends PreparedAnswer {
+  constructor(private readonly stored: StoredResponse) {
+    super('Idempotent replay');
+    this.name = 'IdempotentReplay';
+  }
+
+  write(res: Response): void {
+    res.setHeader(REPLAYED_HEADER, 'true');
+    for (const [name, value] of Object.entries(this.stored.headers)) res.setHeader(name, value);
+    res.status(this.stored.status);
+    if (this.stored.body === null) res.send();
+    else res.send(this.stored.body);
+  }
 }
