@@ -40,3 +40,17 @@ describe('RateLimitGuard', () => {
     expect(rateLimits.charge).not.toHaveBeenCalled();
   });
 });
+
+describe('RateLimitGuard on a controller skipped as a whole', () => {
+  @SkipThrottle()
+  class SkippedRoutes extends Routes {}
+
+  it('reads the skip per controller, also for a handler the skipped one inherits', async () => {
+    const { guard, rateLimits, contextFor } = await setup();
+    const inherited = { ...contextFor('limited'), getClass: () => SkippedRoutes } as ExecutionContext;
+    await expect(guard.canActivate(inherited)).resolves.toBe(true);
+    expect(rateLimits.charge).not.toHaveBeenCalled();
+    await expect(guard.canActivate(contextFor('limited'))).resolves.toBe(true);
+    expect(rateLimits.charge).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,11 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
   ThrottlerModuleOptions,
-  ThrottlerRequest,
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Response } from 'express';
@@ -19,12 +18,19 @@ import { RateLimitService } from './rate-limit.service';
  */
 export const RATE_LIMIT_THROTTLERS: ThrottlerModuleOptions = { throttlers: [{ ttl: RATE_WINDOW_MS, limit: PLAN_LIMITS.free }] };
 
+/** The metadata `@SkipThrottle()` writes for the `default` throttler (the package keeps the key private). */
+const SKIP_DEFAULT_THROTTLER = 'THROTTLER:SKIPdefault';
+
 /**
  * Counts every routed request. It is a global guard registered after AuthModule's guards, so the
  * account is known: an authenticated request counts against the account at its plan's limit, a
  * `@Public()` one against its client IP. Requests refused before it (failed authentication or
  * scope check, unknown route) are counted by RateLimitedErrorFilter instead, so that none goes
  * uncounted and none is counted twice. `@SkipThrottle()` on a route opts it out.
+ *
+ * ThrottlerGuard's own canActivate resolves six route options through the reflector and three
+ * awaits on every request; here the limit comes from the plan and the one route option, the
+ * skip, is read once per handler.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -37,9 +43,26 @@ export class RateLimitGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
-  protected override async handleRequest({ context }: ThrottlerRequest): Promise<boolean> {
+  /** Per controller class, then per handler: a handler may be inherited by several classes. */
+  private readonly skippedRoutes = new WeakMap<object, WeakMap<object, boolean>>();
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.isSkipped(context)) return true;
     const http = context.switchToHttp();
     await this.rateLimits.charge(http.getRequest<AuthenticatedRequest>(), http.getResponse<Response>());
     return true;
+  }
+
+  private isSkipped(context: ExecutionContext): boolean {
+    const controller = context.getClass();
+    const handler = context.getHandler();
+    let handlers = this.skippedRoutes.get(controller);
+    if (!handlers) this.skippedRoutes.set(controller, (handlers = new WeakMap()));
+    let skipped = handlers.get(handler);
+    if (skipped === undefined) {
+      skipped = this.reflector.getAllAndOverride<boolean | undefined>(SKIP_DEFAULT_THROTTLER, [handler, controller]) === true;
+      handlers.set(handler, skipped);
+    }
+    return skipped;
   }
 }
