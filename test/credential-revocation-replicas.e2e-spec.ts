@@ -1,5 +1,4 @@
-import type TestAgent from 'supertest/lib/agent';
-import { createUser, REPLICA_STARTUP_TIMEOUT_MS, ReplicaPair, startReplicaPair } from './support';
+import { createUser, replicaPairForSuite } from './support';
 
 /**
  * Two API processes against one PostgreSQL and one Redis, rate limited as production runs:
@@ -7,26 +6,16 @@ import { createUser, REPLICA_STARTUP_TIMEOUT_MS, ReplicaPair, startReplicaPair }
  * moment its revocation takes to be published).
  */
 describe('credential revocation across replicas', () => {
-  let pair: ReplicaPair | undefined;
-  let clients: TestAgent[];
-
-  beforeAll(async () => {
-    pair = await startReplicaPair();
-    clients = pair.clients;
-  }, REPLICA_STARTUP_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await pair?.stop();
-  });
+  const replicas = replicaPairForSuite();
 
   it('refuses a logged-out access token on every replica at once, counted by client IP', async () => {
-    const user = await createUser(clients[0]);
+    const user = await createUser(replicas.clients[0]);
     const bearer = ['Authorization', `Bearer ${user.accessToken}`] as const;
-    for (const client of clients) await client.get('/v2/users/me').set(...bearer).expect(200);
+    for (const client of replicas.clients) await client.get('/v2/users/me').set(...bearer).expect(200);
 
-    await clients[1].post('/v2/auth/logout').set(...bearer).expect(204);
+    await replicas.clients[1].post('/v2/auth/logout').set(...bearer).expect(204);
 
-    for (const client of clients) {
+    for (const client of replicas.clients) {
       const refused = await client.get('/v2/users/me').set(...bearer);
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe('authentication_required');
@@ -36,25 +25,25 @@ describe('credential revocation across replicas', () => {
 
     // The refusals were counted by client IP, as failed authentications, not against the account:
     // its window holds the two reads and the logout, then this read.
-    const login = await clients[0].post('/v2/auth/login').send({ email: user.email, password: user.password }).expect(200);
-    const fresh = await clients[0].get('/v2/users/me').set('Authorization', `Bearer ${login.body.data.access_token}`).expect(200);
+    const login = await replicas.clients[0].post('/v2/auth/login').send({ email: user.email, password: user.password }).expect(200);
+    const fresh = await replicas.clients[0].get('/v2/users/me').set('Authorization', `Bearer ${login.body.data.access_token}`).expect(200);
     expect(fresh.headers['x-ratelimit-remaining']).toBe('56');
   });
 
   it('refuses an API key revoked through one replica on the other within a second', async () => {
-    const user = await createUser(clients[0]);
+    const user = await createUser(replicas.clients[0]);
     const bearer = ['Authorization', `Bearer ${user.accessToken}`] as const;
-    const created = await clients[0].post('/v2/api-keys').set(...bearer).send({ name: 'replicas', scopes: ['read:users'] }).expect(201);
+    const created = await replicas.clients[0].post('/v2/api-keys').set(...bearer).send({ name: 'replicas', scopes: ['read:users'] }).expect(201);
     const { key, id } = created.body.data as { key: string; id: string };
     // Both replicas verify the key once, and so hold it as verified.
-    for (const client of clients) await client.get('/v2/users/me').set('X-API-Key', key).expect(200);
+    for (const client of replicas.clients) await client.get('/v2/users/me').set('X-API-Key', key).expect(200);
 
-    await clients[0].delete(`/v2/api-keys/${id}`).set(...bearer).expect(204);
+    await replicas.clients[0].delete(`/v2/api-keys/${id}`).set(...bearer).expect(204);
     const revokedAt = Date.now();
-    let refused = await clients[1].get('/v2/users/me').set('X-API-Key', key);
+    let refused = await replicas.clients[1].get('/v2/users/me').set('X-API-Key', key);
     while (refused.status === 200 && Date.now() - revokedAt < 1_000) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      refused = await clients[1].get('/v2/users/me').set('X-API-Key', key);
+      refused = await replicas.clients[1].get('/v2/users/me').set('X-API-Key', key);
     }
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toMatch(/revoked/);

@@ -1,29 +1,18 @@
 import request from 'supertest';
-import type TestAgent from 'supertest/lib/agent';
-import { createUser, REPLICA_STARTUP_TIMEOUT_MS, ReplicaPair, startReplicaPair } from './support';
+import { createUser, replicaPairForSuite } from './support';
 
 /**
  * Two API processes against one PostgreSQL and one Redis: one account's requests, alternating
  * between them, share a single limit.
  */
 describe('rate limits across replicas', () => {
-  let pair: ReplicaPair | undefined;
-  let clients: TestAgent[];
-
-  beforeAll(async () => {
-    pair = await startReplicaPair();
-    clients = pair.clients;
-  }, REPLICA_STARTUP_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await pair?.stop();
-  });
+  const replicas = replicaPairForSuite();
 
   it("enforces one account's limit across both replicas", async () => {
-    const user = await createUser(clients[0]);
+    const user = await createUser(replicas.clients[0]);
     const responses: request.Response[] = [];
     for (let i = 0; i < 61; i += 1) {
-      responses.push(await clients[i % 2].get('/v2/users/me').set('Authorization', `Bearer ${user.accessToken}`));
+      responses.push(await replicas.clients[i % 2].get('/v2/users/me').set('Authorization', `Bearer ${user.accessToken}`));
     }
 
     const allowed = responses.slice(0, 60);
