@@ -35,17 +35,20 @@ function run(parser: Parser, req: Request, res: Response): Promise<void> {
  */
 @Injectable()
 export class BodyParserMiddleware implements NestMiddleware {
-  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
-    await this.parse(req, res);
-    assertInputText(req.query, req.body);
-    next();
+  use(req: Request, res: Response, next: NextFunction): void | Promise<void> {
+    // Most requests have no body: they pass without a promise.
+    if (!hasBody(req)) {
+      req.body = {};
+      assertInputText(req.query, req.body);
+      return next();
+    }
+    return this.parse(req, res).then(() => {
+      assertInputText(req.query, req.body);
+      next();
+    });
   }
 
   private async parse(req: Request, res: Response): Promise<void> {
-    if (!hasBody(req)) {
-      req.body = {};
-      return;
-    }
     if (FORM_PATHS.test(req.path) && req.is('application/x-www-form-urlencoded')) {
       await run(parseForm, req, res);
       return;
