@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 scenarios=",${BENCH_SCENARIOS:-api,delivery},"
 bash scripts/services.sh
 npm run build
-run_ts() { node -r ts-node/register/transpile-only -r tsconfig-paths/register "$@"; }
-if [[ $scenarios == *,api,* ]]; then run_ts bench/run-bench.ts; fi
-if [[ $scenarios == *,delivery,* ]]; then run_ts bench/run-delivery-bench.ts; fi
+# The benchmarks and the processes they compare run compiled, like the service.
+rm -rf .bench/dist && npx tsc -p tsconfig.bench.json && npx tsc-alias -p tsconfig.bench.json
+if [[ $scenarios == *,api,* ]]; then node .bench/dist/bench/run-bench.js; fi
+if [[ $scenarios == *,delivery,* ]]; then node .bench/dist/bench/run-delivery-bench.js; fi
