@@ -56,8 +56,9 @@ export class TokenService {
   issuePair(userId: string, familyId: string): IssuedPair {
     const refreshJti = newId('rtk');
     const now = Math.floor(Date.now() / 1000);
+    // One clock reading for both tokens and refreshExpiresAt: jsonwebtoken counts exp from iat.
     const sign = (typ: TokenKind, jwtid: string, ttl: number): string =>
-      this.jwt.sign({ typ, fam: familyId }, { subject: userId, jwtid, expiresIn: ttl, audience: this.audience, issuer: JWT_ISSUER });
+      this.jwt.sign({ typ, fam: familyId, iat: now }, { subject: userId, jwtid, expiresIn: ttl, audience: this.audience, issuer: JWT_ISSUER });
     return {
       pair: {
         access_token: sign('access', newOpaqueId(), ACCESS_TOKEN_TTL_SECONDS),
