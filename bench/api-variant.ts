@@ -9,7 +9,7 @@ import { CanActivate, ExecutionContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ALL_SCOPES, AuthContext } from '@app/common';
-import { apiRootModule, configureApiApp } from '../apps/api/src/app.setup';
+import { API_APPLICATION_OPTIONS, apiRootModule, configureApiApp } from '../apps/api/src/app.setup';
 import { EnvelopeExpressAdapter } from '../apps/api/src/common/http/envelope-express-adapter';
 import { AuthenticationGuard } from '../apps/api/src/auth/guards/authentication.guard';
 import { RateLimitGuard } from '../apps/api/src/rate-limit/rate-limit.guard';
@@ -41,10 +41,7 @@ async function main(): Promise<void> {
     builder = builder.overrideProvider(RateLimitGuard).useValue(allowAll);
   }
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new EnvelopeExpressAdapter(), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new EnvelopeExpressAdapter(), API_APPLICATION_OPTIONS);
   configureApiApp(app);
   await app.listen(Number(process.env.PORT ?? 3902), '127.0.0.1');
 }

@@ -1,4 +1,4 @@
-import { DynamicModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule, NestApplicationOptions, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { NestPinoLogger } from '@app/common';
@@ -23,6 +23,9 @@ const ROOT_PATHS = [
   { path: 'oauth/{*path}', method: RequestMethod.ALL },
   { path: '.well-known/{*path}', method: RequestMethod.ALL },
 ];
+
+/** Nest's options for the API: BodyParserMiddleware parses bodies, startup logs wait for pino, a failed start throws. */
+export const API_APPLICATION_OPTIONS: NestApplicationOptions = { bodyParser: false, bufferLogs: true, abortOnError: false };
 
 export interface ApiAppOptions {
   /** Where the logs go and from which level (default: stdout, `LOG_LEVEL`); tests capture them. */
@@ -58,11 +61,7 @@ export function configureApiApp(app: NestExpressApplication): void {
 
 /** Builds the API application exactly as production runs it; tests use the same function. */
 export async function createApiApp(options: ApiAppOptions = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(apiRootModule(options), new EnvelopeExpressAdapter(), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(apiRootModule(options), new EnvelopeExpressAdapter(), API_APPLICATION_OPTIONS);
   configureApiApp(app);
   return app;
 }

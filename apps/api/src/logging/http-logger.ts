@@ -23,14 +23,16 @@ function serializeRequest(req: LoggedRequest): Record<string, unknown> {
   };
 }
 
+const failed = (res: LoggedResponse): boolean => res.err !== undefined || res.statusCode >= 500;
+
 function levelFor(req: LoggedRequest, res: LoggedResponse): Level {
-  if (res.err || res.statusCode >= 500) return 'error';
+  if (failed(res)) return 'error';
   if (res.statusCode < 400 && OPERATIONAL_PATH.test(req.url ?? '')) return 'debug';
   return 'info';
 }
 
 function messageFor(res: LoggedResponse): string {
-  if (res.err || res.statusCode >= 500) return 'request errored';
+  if (failed(res)) return 'request errored';
   return res.writableFinished ? 'request completed' : 'request aborted';
 }
 

@@ -2,7 +2,7 @@ import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from
 import type { Logger } from 'pino';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
-import { currentRequestBindings } from './request-context';
+import { requestLogContext } from './request-context';
 import { createRootLogger, LOG_OUTPUT, LogOutput, ROOT_LOGGER } from './root-logger';
 
 /** Writes out the buffered log lines when the application stops. */
@@ -37,7 +37,7 @@ export class LoggingModule {
         {
           provide: NestPinoLogger,
           inject: [ROOT_LOGGER],
-          useFactory: (root: Logger) => new NestPinoLogger(root, currentRequestBindings),
+          useFactory: (root: Logger) => new NestPinoLogger(root, () => requestLogContext.getStore()),
         },
         LogFlush,
       ],

@@ -7,5 +7,3 @@ export interface RequestLogContext {
 
 /** Entered once per request by the request logger; read by Nest's logger for every line. */
 export const requestLogContext = new AsyncLocalStorage<RequestLogContext>();
-
-export const currentRequestBindings = (): RequestLogContext | undefined => requestLogContext.getStore();

@@ -2,10 +2,10 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { Paginated } from '@app/common';
 
-export type Envelope = { data: unknown; meta?: Record<string, unknown> } | undefined;
+type Envelope = { data: unknown; meta?: Record<string, unknown> } | undefined;
 
 /** A record as `{ data }`, a Paginated as `{ data, meta }`, nothing as no body. */
-export function toEnvelope(value: unknown): Envelope {
+function toEnvelope(value: unknown): Envelope {
   if (value === undefined || value === null) return undefined;
   if (value instanceof Paginated) return { data: value.data, meta: value.meta };
   return { data: value };
