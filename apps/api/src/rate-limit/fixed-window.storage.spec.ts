@@ -57,4 +57,55 @@ describe('FixedWindowStorage', () => {
     expect(await storage.hit(bucket, 60_000, 10, [live, revoked])).toBe(REVOKED);
     expect((await storage.increment(bucket, 60_000, 10)).totalHits).toBe(2);
   });
+
+  describe('hits made in the same turn of the event loop', () => {
+    const scriptCalls = (): jest.SpyInstance => jest.spyOn(redis as Redis & { chargeFixedWindows: () => unknown }, 'chargeFixedWindows');
+    afterEach(() => jest.restoreAllMocks());
+
+    it('are counted in one script call, exactly and in the order they were made', async () => {
+      const [bucket, other] = [key(), key()];
+      const calls = scriptCalls();
+      const windows = await Promise.all([
+        storage.increment(bucket, 60_000, 3),
+        storage.increment(other, 60_000, 3),
+        storage.increment(bucket, 60_000, 3),
+        storage.increment(bucket, 60_000, 3),
+        storage.increment(bucket, 60_000, 3),
+      ]);
+      expect(calls).toHaveBeenCalledTimes(1);
+      expect(windows.map((window) => window.totalHits)).toEqual([1, 1, 2, 3, 4]);
+      expect(windows.map((window) => window.isBlocked)).toEqual([false, false, false, false, true]);
+      expect(Number(await redis.get(bucket))).toBe(4);
+    });
+
+    it('refuse only the revoked hit among them', async () => {
+      const [bucket, live, revoked] = [key(), key(), key()];
+      await redis.set(revoked, '1');
+      const [first, refused, last] = await Promise.all([
+        storage.hit(bucket, 60_000, 10, [live]),
+        storage.hit(bucket, 60_000, 10, [live, revoked]),
+        storage.hit(bucket, 60_000, 10, []),
+      ]);
+      expect(refused).toBe(REVOKED);
+      expect([first, last].map((window) => (window === REVOKED ? REVOKED : window.totalHits))).toEqual([1, 2]);
+    });
+
+    it('go in calls of at most 256 hits', async () => {
+      const bucket = key();
+      const calls = scriptCalls();
+      const windows = await Promise.all(Array.from({ length: 300 }, () => storage.increment(bucket, 60_000, 1000)));
+      expect(calls).toHaveBeenCalledTimes(2);
+      expect(windows.map((window) => window.totalHits)).toEqual(Array.from({ length: 300 }, (_, n) => n + 1));
+    });
+
+    it('all fail with the error of their call', async () => {
+      const failure = new Error('Connection is closed.');
+      scriptCalls().mockRejectedValue(failure);
+      const outcomes = await Promise.allSettled([storage.increment(key(), 60_000, 3), storage.hit(key(), 60_000, 3, [key()])]);
+      expect(outcomes).toEqual([
+        { status: 'rejected', reason: failure },
+        { status: 'rejected', reason: failure },
+      ]);
+    });
+  });
 });

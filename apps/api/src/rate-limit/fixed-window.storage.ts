@@ -3,8 +3,8 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { REDIS } from '@app/database';
 
-/** `numberOfKeys`, the counter, the revocation marks, then the window length in ms. */
-type HitCommand = (numberOfKeys: number, ...keysAndTtl: Array<string | number>) => Promise<[number, number, number]>;
+/** `numberOfKeys`, every hit's counter and revocation marks, then per hit its mark count and window length in ms. */
+type HitBatchCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<number[]>;
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -18,32 +18,67 @@ export interface FixedWindowRecord extends ThrottlerStorageRecord {
 export const REVOKED = 'revoked';
 
 /**
- * Counts a hit and reads its window in one round trip, on the Redis clock so that every replica
- * agrees. KEYS[1] is the counter; any further keys are the revocation marks of the request's
- * credential, checked first so that a revoked credential costs no second round trip and is not
- * counted against the account. The first hit of a window sets the expiry; the PTTL test also
- * repairs a counter that somehow lost it. Returns the count (-1 when revoked), the end of the
- * window and the current time, in ms.
+ * Counts hits and reads their windows, on the Redis clock so that every replica agrees. For each
+ * hit, its counter comes first in KEYS and its revocation marks after it; ARGV gives, per hit, the
+ * number of marks and the window length. Marks are checked first, so that a revoked credential is
+ * not counted against the account. The first hit of a window sets the expiry; the PTTL test also
+ * repairs a counter that somehow lost it. Returns, per hit, the count (-1 when revoked) and the end
+ * of its window, then the current time, in ms. Hits of one call are counted in order, atomically.
  */
-const HIT_SCRIPT = `
-for i = 2, #KEYS do
-  if redis.call('EXISTS', KEYS[i]) == 1 then return { -1, 0, 0 } end
+const HIT_BATCH_SCRIPT = `
+local results = {}
+local k = 1
+for h = 1, #ARGV, 2 do
+  local counter, marks = KEYS[k], tonumber(ARGV[h])
+  local revoked = marks > 0 and redis.call('EXISTS', unpack(KEYS, k + 1, k + marks)) > 0
+  k = k + 1 + marks
+  if revoked then
+    results[#results + 1] = -1
+    results[#results + 1] = 0
+  else
+    results[#results + 1] = redis.call('INCR', counter)
+    if redis.call('PTTL', counter) < 0 then redis.call('PEXPIRE', counter, ARGV[h + 1]) end
+    results[#results + 1] = redis.call('PEXPIRETIME', counter)
+  end
 end
-local count = redis.call('INCR', KEYS[1])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local time = redis.call('TIME')
-return { count, redis.call('PEXPIRETIME', KEYS[1]), tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) }
+results[#results + 1] = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+return results
 `;
+
+/** Hits per script call: a burst larger than this is split, so that no call holds Redis long. */
+const MAX_HITS_PER_CALL = 256;
+
+/** What the script answers for one hit: its count (-1 when revoked), its window's end, the time. */
+interface CountedHit {
+  count: number;
+  endsAt: number;
+  now: number;
+}
+
+interface PendingHit {
+  key: string;
+  ttl: number;
+  marks: readonly string[];
+  resolve(counted: CountedHit): void;
+  reject(error: unknown): void;
+}
 
 /**
  * Fixed-window counters in Redis, shared by every API replica. A window opens with the first hit
  * of its key and lasts `ttl` milliseconds; past `limit` the key is blocked until the window ends.
+ *
+ * Hits made in the same turn of the event loop go to Redis together, in one script call: under
+ * load a single round trip counts many requests, each still exactly and in order. The call is
+ * made from `setImmediate`, after every socket that was ready in that turn has been read.
  */
 @Injectable()
 export class FixedWindowStorage implements ThrottlerStorage {
-  constructor(@Inject(REDIS) private readonly redis: Redis & { chargeFixedWindow?: HitCommand }) {
+  private pending: PendingHit[] = [];
+
+  constructor(@Inject(REDIS) private readonly redis: Redis & { chargeFixedWindows?: HitBatchCommand }) {
     // A defined command runs by EVALSHA: the script is sent once, not with every request.
-    if (!redis.chargeFixedWindow) redis.defineCommand('chargeFixedWindow', { lua: HIT_SCRIPT });
+    if (!redis.chargeFixedWindows) redis.defineCommand('chargeFixedWindows', { lua: HIT_BATCH_SCRIPT });
   }
 
   async increment(key: string, ttl: number, limit: number): Promise<FixedWindowRecord> {
@@ -52,14 +87,40 @@ export class FixedWindowStorage implements ThrottlerStorage {
     return record;
   }
 
-  /** Counts a hit unless one of `revocationMarks` exists, in one round trip. */
+  /** Counts a hit unless one of `revocationMarks` exists, in the next round trip. */
   async hit(key: string, ttl: number, limit: number, revocationMarks: readonly string[]): Promise<FixedWindowRecord | typeof REVOKED> {
-    const command = this.redis.chargeFixedWindow as HitCommand;
-    const [count, endsAt, now] = await command.call(this.redis, 1 + revocationMarks.length, key, ...revocationMarks, ttl);
+    const { count, endsAt, now } = await new Promise<CountedHit>((resolve, reject) => {
+      if (this.pending.push({ key, ttl, marks: revocationMarks, resolve, reject }) === 1) setImmediate(() => this.flush());
+    });
     if (count < 0) return REVOKED;
     const timeToExpire = Math.max(1, Math.ceil((endsAt - now) / 1000));
     const isBlocked = count > limit;
     return { totalHits: count, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0, endsAt };
+  }
+
+  private flush(): void {
+    const hits = this.pending;
+    this.pending = [];
+    for (let first = 0; first < hits.length; first += MAX_HITS_PER_CALL) {
+      void this.send(hits.slice(first, first + MAX_HITS_PER_CALL));
+    }
+  }
+
+  private async send(hits: readonly PendingHit[]): Promise<void> {
+    const keys: string[] = [];
+    const args: number[] = [];
+    for (const hit of hits) {
+      keys.push(hit.key, ...hit.marks);
+      args.push(hit.marks.length, hit.ttl);
+    }
+    try {
+      const command = this.redis.chargeFixedWindows as HitBatchCommand;
+      const results = await command.call(this.redis, keys.length, ...keys, ...args);
+      const now = results[results.length - 1];
+      hits.forEach((hit, index) => hit.resolve({ count: results[2 * index], endsAt: results[2 * index + 1], now }));
+    } catch (error) {
+      for (const hit of hits) hit.reject(error);
+    }
   }
 
   async reset(key: string): Promise<void> {
