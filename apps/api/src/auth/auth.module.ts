@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
-import { PassportModule } from '@nestjs/passport';
 import { AppConfig } from '@app/config';
 import { AccountDirectory } from './account-directory.service';
 import { AuthContextFactory } from './auth-context.factory';
@@ -21,7 +20,6 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
 @Module({
   imports: [
     DiscoveryModule,
-    PassportModule.register({ property: 'auth', session: false }),
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
@@ -49,6 +47,6 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     RevocationCheckGuard,
   ],
   // Passport's options (the request property `auth`) reach the credential guards of other contexts.
-  exports: [PassportModule, AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard, RevocationCheckGuard],
+  exports: [AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard, RevocationCheckGuard],
 })
 export class AuthModule {}

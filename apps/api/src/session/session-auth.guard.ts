@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AuthenticatesCredential, CredentialAuthenticator, CredentialCarrier } from '../auth/credentials/credential-authenticator';
 import { readCookie, SESSION_COOKIE } from './session-cookie';
-import { SESSION_STRATEGY } from './session.strategy';
+import { PassportStrategyGuard } from '../auth/credentials/passport-strategy.guard';
+import { SessionStrategy } from './session.strategy';
 
 /** Runs the session strategy: 401 for a dead session, 403 for a missing CSRF token. */
 @Injectable()
 @AuthenticatesCredential('session')
-export class SessionAuthGuard extends AuthGuard(SESSION_STRATEGY) implements CredentialAuthenticator {
+export class SessionAuthGuard extends PassportStrategyGuard implements CredentialAuthenticator {
   readonly kind = 'session';
+
+  constructor(strategy: SessionStrategy) {
+    super(strategy);
+  }
 
   carriedBy(req: CredentialCarrier): string | null {
     const cookies = req.headers.cookie;
@@ -18,7 +22,7 @@ export class SessionAuthGuard extends AuthGuard(SESSION_STRATEGY) implements Cre
       : `a ${SESSION_COOKIE} session cookie`;
   }
 
-  override handleRequest<TUser = AuthContext>(error: unknown, auth: TUser | false): TUser {
+  protected verdict(error: unknown, auth: AuthContext | false): AuthContext {
     if (error instanceof Error) throw error;
     if (!auth) throw new AuthenticationRequiredError('The session has ended or is not valid. Log in again.');
     return auth;

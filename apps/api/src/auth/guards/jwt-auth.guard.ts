@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
 import { AuthContext, AuthenticationRequiredError, OAUTH_ACCESS_TOKEN_PREFIX } from '@app/common';
 import { AuthenticatesCredential, bearerToken, CredentialAuthenticator, CredentialCarrier } from '../credentials/credential-authenticator';
-import { JWT_STRATEGY } from '../strategies/jwt.strategy';
+import { PassportStrategyGuard } from '../credentials/passport-strategy.guard';
+import { JwtStrategy } from '../strategies/jwt.strategy';
 
 const JWT_FAILURES: Record<string, string> = {
   TokenExpiredError: 'The access token has expired. Refresh it or log in again.',
@@ -13,8 +13,12 @@ const JWT_FAILURES: Record<string, string> = {
 /** Runs the JWT strategy and turns each failure into a 401 that says what was wrong. */
 @Injectable()
 @AuthenticatesCredential('jwt')
-export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) implements CredentialAuthenticator {
+export class JwtAuthGuard extends PassportStrategyGuard implements CredentialAuthenticator {
   readonly kind = 'jwt';
+
+  constructor(strategy: JwtStrategy) {
+    super(strategy);
+  }
 
   /** Any bearer token but an OAuth access token, so that a malformed JWT is answered as one. */
   carriedBy(req: CredentialCarrier): string | null {
@@ -22,7 +26,7 @@ export class JwtAuthGuard extends AuthGuard(JWT_STRATEGY) implements CredentialA
     return token === undefined || token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX) ? null : 'an Authorization Bearer token';
   }
 
-  override handleRequest<TUser = AuthContext>(error: unknown, auth: TUser | false, info: unknown): TUser {
+  protected verdict(error: unknown, auth: AuthContext | false, info: unknown): AuthContext {
     if (error instanceof Error) throw error;
     if (!auth) {
       const name = info instanceof Error ? info.name : '';

@@ -1,0 +1,49 @@
+import type { CanActivate, ExecutionContext } from '@nestjs/common';
+import type { Strategy } from 'passport';
+import type { Strategy as StrategyRun } from 'passport-strategy';
+import type { AuthContext } from '@app/common';
+import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+
+/** How a strategy's `authenticate` ended: the caller it proved, or why it did not. */
+interface StrategyOutcome {
+  error: unknown;
+  auth: AuthContext | false;
+  /** The strategy's challenge on failure (passport-jwt gives the verification error). */
+  info?: unknown;
+}
+
+/**
+ * Runs one Passport strategy (a `@nestjs/passport` PassportStrategy provider) by the protocol of
+ * passport-strategy: `authenticate` is called on a per-request copy of the strategy that carries
+ * the action functions (`success`, `fail`, `error`, `pass`, `redirect`). This is what
+ * `passport.authenticate` does, without its session helpers: it also writes `req.login`,
+ * `req.logout` and four more properties onto every request, which this stateless API never
+ * calls, and those writes were the single largest cost of authenticating a request.
+ * On success `req.auth` is set; `verdict` turns a failure into the credential's own 401.
+ */
+export abstract class PassportStrategyGuard implements CanActivate {
+  protected constructor(private readonly strategy: Strategy) {}
+
+  canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    return new Promise<StrategyOutcome>((resolve) => {
+      const run = Object.create(this.strategy) as StrategyRun;
+      run.success = (auth: AuthContext) => resolve({ error: null, auth });
+      run.fail = (challenge?: unknown) => resolve({ error: null, auth: false, info: challenge });
+      run.error = (error: unknown) => resolve({ error, auth: false });
+      run.pass = () => resolve({ error: null, auth: false });
+      run.redirect = () => resolve({ error: new Error('An API credential strategy cannot redirect.'), auth: false });
+      try {
+        run.authenticate(req);
+      } catch (error) {
+        resolve({ error, auth: false });
+      }
+    }).then(({ error, auth, info }) => {
+      req.auth = this.verdict(error, auth, info);
+      return true;
+    });
+  }
+
+  /** The AuthContext the strategy proved, or the error that answers the request. */
+  protected abstract verdict(error: unknown, auth: AuthContext | false, info: unknown): AuthContext;
+}
