@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { RunningApi, startBuiltApi, waitUntil } from '@app/testing';
 import { createTestApp, createUser, TestApp } from './support';
 import { HealthService } from '../apps/api/src/health/health.service';
 
@@ -131,5 +132,23 @@ describe('logging (decisions 3, 9)', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe('the built API writing to stdout', () => {
+  let api: RunningApi;
+  let stdout = '';
+  beforeAll(async () => {
+    api = await startBuiltApi({ LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, (chunk) => (stdout += chunk));
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  it('writes the line of a lone request within a second, without waiting for more lines to fill its buffer', async () => {
+    const response = await fetch(`${api.url}/v2/resources`, { headers: { 'X-Request-ID': 'lone-request' } });
+    expect(response.status).toBe(401);
+    const line = await waitUntil(() => stdout.split('\n').find((candidate) => candidate.includes('"requestId":"lone-request"')), 1_500);
+    expect(JSON.parse(line)).toMatchObject({ level: 'info', req: { method: 'GET', url: '/v2/resources' }, res: { statusCode: 401 } });
   });
 });

@@ -50,11 +50,14 @@ async function launchApi(launch: ApiLaunch): Promise<RunningApi> {
 
 /**
  * Starts the built API as operators do, with the environment alone (the run's settings plus
- * `env`), and resolves once `/health/live` answers.
+ * `env`), and resolves once `/health/live` answers; `onStdout` receives its output as it comes.
  */
-export async function startBuiltApi(env: NodeJS.ProcessEnv = {}): Promise<RunningApi> {
+export async function startBuiltApi(env: NodeJS.ProcessEnv = {}, onStdout?: (chunk: string) => void): Promise<RunningApi> {
   if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run npm run build`);
-  return launchApi({ args: [BUILT_API], env, stdio: 'ignore', stopSignal: 'SIGKILL', startupTimeoutMs: 30_000 });
+  const stdio: StdioOptions = onStdout ? ['ignore', 'pipe', 'ignore'] : 'ignore';
+  const api = await launchApi({ args: [BUILT_API], env, stdio, stopSignal: 'SIGKILL', startupTimeoutMs: 30_000 });
+  if (onStdout) api.process.stdout?.setEncoding('utf8').on('data', onStdout);
+  return api;
 }
 
 /**
