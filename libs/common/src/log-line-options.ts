@@ -16,10 +16,10 @@ export type LogFormat = 'json' | 'pretty';
 /**
  * Where log lines go: JSON lines to stdout or, for a person at a terminal, pino-pretty's
  * coloured lines. The API buffers its JSON lines (a synchronous write per line costs more than
- * the request it describes; LoggingModule writes the buffer out every half second and when the
- * process stops); the worker, whose lines are few, writes each at once.
+ * the request it describes); the buffer goes out once it holds 4 KiB, at least every half second,
+ * and when the process stops. The worker, whose lines are few, writes each at once.
  */
 export function logDestination(format: LogFormat, buffered: boolean): DestinationStream {
   if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,env' });
-  return pino.destination(buffered ? { dest: 1, sync: false, minLength: 4096 } : { dest: 1, sync: true });
+  return pino.destination(buffered ? { dest: 1, sync: false, minLength: 4096, periodicFlush: 500 } : { dest: 1, sync: true });
 }

@@ -1,29 +1,16 @@
-import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
 import { requestLogContext } from './request-context';
 import { createRootLogger, LOG_OUTPUT, LogOutput, ROOT_LOGGER } from './root-logger';
 
-/** How long a buffered log line may wait for the buffer to fill before it is written anyway. */
-export const LOG_FLUSH_INTERVAL_MS = 500;
-
-/**
- * Writes out the buffered log lines every half second, so that a quiet API's lines reach stdout
- * promptly rather than when 4 KiB have gathered, and once more when the application stops.
- */
+/** Writes out the buffered log lines when the application stops. */
 @Injectable()
-class LogFlush implements OnModuleInit, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-
+class LogFlush implements OnApplicationShutdown {
   constructor(@Inject(ROOT_LOGGER) private readonly root: Logger) {}
 
-  onModuleInit(): void {
-    this.timer = setInterval(() => this.root.flush(), LOG_FLUSH_INTERVAL_MS).unref();
-  }
-
   onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
     return new Promise((resolve) => this.root.flush(() => resolve()));
   }
 }
