@@ -16,13 +16,17 @@ import { RateLimitGuard } from '../apps/api/src/rate-limit/rate-limit.guard';
 
 const allowAll: CanActivate = { canActivate: () => true };
 
+/**
+ * The caller every request acts as without authentication. Its credential kind is one with nothing
+ * left to check once authenticated: a JWT would still have its revocation marks checked in Redis.
+ */
 const constantCaller: CanActivate = {
   canActivate(context: ExecutionContext): boolean {
     const auth: AuthContext = {
       userId: process.env.BENCH_OWNER_ID ?? '',
       role: 'user',
       plan: 'enterprise',
-      credential: 'jwt',
+      credential: 'session',
       scopes: ALL_SCOPES,
       credentialId: 'bench',
     };
