@@ -144,7 +144,7 @@ async function measure({ port, load }: Target): Promise<Measured> {
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-/** Two seconds of the same load first, so that the measured run sees optimized code. */
+/** Two seconds of the same load first, so that the measured run sees optimized code and a grown heap. */
 async function warm({ port, load }: Target): Promise<void> {
   await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -162,14 +162,18 @@ const median = (values: number[]): number => {
 };
 
 /**
- * Each target warmed once, then measured in ROUNDS rounds that alternate between the targets,
- * so that a slow moment of the shared machine lands on all of them rather than on one.
+ * The targets measured in ROUNDS rounds that alternate between them, so that a slow moment of the
+ * shared machine lands on all of them rather than on one. Each measurement follows its own
+ * warm-up: a process left idle while the others were measured has had its heap shrunk by V8,
+ * and would spend its first seconds growing it again.
  */
 async function measureRounds(targets: Target[]): Promise<Summary[]> {
-  for (const target of targets) await warm(target);
   const rounds: Measured[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, target] of targets.entries()) rounds[index].push(await measure(target));
+    for (const [index, target] of targets.entries()) {
+      await warm(target);
+      rounds[index].push(await measure(target));
+    }
   }
   return rounds.map((measured) => {
     const rps = measured.map((m) => m.rps);
