@@ -163,16 +163,18 @@ const median = (values: number[]): number => {
 
 /**
  * The targets measured in ROUNDS rounds that alternate between them, so that a slow moment of the
- * shared machine lands on all of them rather than on one. Each measurement follows its own
- * warm-up: a process left idle while the others were measured has had its heap shrunk by V8,
- * and would spend its first seconds growing it again.
+ * shared machine lands on all of them rather than on one. A process left idle while the others
+ * were measured runs its first seconds slower (V8 shrank its heap): each measurement follows its
+ * own warm-up, and each round starts one target later, so that no target is always the first
+ * its process serves after a pause.
  */
 async function measureRounds(targets: Target[]): Promise<Summary[]> {
   const rounds: Measured[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, target] of targets.entries()) {
-      await warm(target);
-      rounds[index].push(await measure(target));
+    for (let step = 0; step < targets.length; step++) {
+      const index = (round + step) % targets.length;
+      await warm(targets[index]);
+      rounds[index].push(await measure(targets[index]));
     }
   }
   return rounds.map((measured) => {
