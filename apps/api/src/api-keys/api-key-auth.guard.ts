@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AuthenticatesCredential, CredentialAuthenticator, CredentialCarrier } from '../auth/credentials/credential-authenticator';
 import { PassportStrategyGuard } from '../auth/credentials/passport-strategy.guard';
 import { ApiKeyStrategy } from './api-key.strategy';
@@ -18,9 +17,7 @@ export class ApiKeyAuthGuard extends PassportStrategyGuard implements Credential
     return req.headers['x-api-key'] === undefined ? null : 'an X-API-Key header';
   }
 
-  protected verdict(error: unknown, auth: AuthContext | false): AuthContext {
-    if (error instanceof Error) throw error;
-    if (!auth) throw new AuthenticationRequiredError('The X-API-Key header is empty: send an API key.');
-    return auth;
+  protected refusal(): string {
+    return 'The X-API-Key header is empty: send an API key.';
   }
 }

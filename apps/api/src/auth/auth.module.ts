@@ -46,7 +46,6 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     ScopeGuard,
     RevocationCheckGuard,
   ],
-  // Passport's options (the request property `auth`) reach the credential guards of other contexts.
   exports: [AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard, RevocationCheckGuard],
 })
 export class AuthModule {}

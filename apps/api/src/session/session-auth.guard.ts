@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AuthenticatesCredential, CredentialAuthenticator, CredentialCarrier } from '../auth/credentials/credential-authenticator';
-import { readCookie, SESSION_COOKIE } from './session-cookie';
 import { PassportStrategyGuard } from '../auth/credentials/passport-strategy.guard';
+import { readCookie, SESSION_COOKIE } from './session-cookie';
 import { SessionStrategy } from './session.strategy';
 
 /** Runs the session strategy: 401 for a dead session, 403 for a missing CSRF token. */
@@ -22,9 +21,7 @@ export class SessionAuthGuard extends PassportStrategyGuard implements Credentia
       : `a ${SESSION_COOKIE} session cookie`;
   }
 
-  protected verdict(error: unknown, auth: AuthContext | false): AuthContext {
-    if (error instanceof Error) throw error;
-    if (!auth) throw new AuthenticationRequiredError('The session has ended or is not valid. Log in again.');
-    return auth;
+  protected refusal(): string {
+    return 'The session has ended or is not valid. Log in again.';
   }
 }

@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Strategy } from 'passport';
 import type { Strategy as StrategyRun } from 'passport-strategy';
-import { ALL_SCOPES, AuthContext, AuthenticationRequiredError } from '@app/common';
+import { ALL_SCOPES, AuthContext } from '@app/common';
 import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
 import { PassportStrategyGuard } from './passport-strategy.guard';
 
@@ -24,11 +24,13 @@ class RecordingGuard extends PassportStrategyGuard {
     super(used);
   }
 
-  protected verdict(error: unknown, auth: AuthContext | false, info: unknown): AuthContext {
+  protected override verdict(error: unknown, auth: AuthContext | false, info: unknown): AuthContext {
     this.verdicts.push([error, auth, info]);
-    if (error instanceof Error) throw error;
-    if (!auth) throw new AuthenticationRequiredError(info instanceof Error ? info.message : 'no credential');
-    return auth;
+    return super.verdict(error, auth, info);
+  }
+
+  protected refusal(info: unknown): string {
+    return info instanceof Error ? info.message : 'no credential';
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { Strategy } from 'passport';
 import type { Strategy as StrategyRun } from 'passport-strategy';
-import type { AuthContext } from '@app/common';
+import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
 
 /** How a strategy's `authenticate` ended: the caller it proved, or why it did not. */
@@ -19,7 +19,8 @@ interface StrategyOutcome {
  * `passport.authenticate` does, without its session helpers: it also writes `req.login`,
  * `req.logout` and four more properties onto every request, which this stateless API never
  * calls, and those writes were the single largest cost of authenticating a request.
- * On success `req.auth` is set; `verdict` turns a failure into the credential's own 401.
+ * On success `req.auth` is set; a strategy's error is thrown as it is, and a caller it did not
+ * prove is a 401 whose message the credential's guard words (`refusal`).
  */
 export abstract class PassportStrategyGuard implements CanActivate {
   protected constructor(private readonly strategy: Strategy) {}
@@ -45,5 +46,12 @@ export abstract class PassportStrategyGuard implements CanActivate {
   }
 
   /** The AuthContext the strategy proved, or the error that answers the request. */
-  protected abstract verdict(error: unknown, auth: AuthContext | false, info: unknown): AuthContext;
+  protected verdict(error: unknown, auth: AuthContext | false, info: unknown): AuthContext {
+    if (error instanceof Error) throw error;
+    if (!auth) throw new AuthenticationRequiredError(this.refusal(info));
+    return auth;
+  }
+
+  /** What the 401 says when the strategy proved no caller; `info` is its challenge. */
+  protected abstract refusal(info: unknown): string;
 }

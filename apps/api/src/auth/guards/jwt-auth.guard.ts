@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthContext, AuthenticationRequiredError, OAUTH_ACCESS_TOKEN_PREFIX } from '@app/common';
+import { OAUTH_ACCESS_TOKEN_PREFIX } from '@app/common';
 import { AuthenticatesCredential, bearerToken, CredentialAuthenticator, CredentialCarrier } from '../credentials/credential-authenticator';
 import { PassportStrategyGuard } from '../credentials/passport-strategy.guard';
 import { JwtStrategy } from '../strategies/jwt.strategy';
@@ -26,12 +26,8 @@ export class JwtAuthGuard extends PassportStrategyGuard implements CredentialAut
     return token === undefined || token.startsWith(OAUTH_ACCESS_TOKEN_PREFIX) ? null : 'an Authorization Bearer token';
   }
 
-  protected verdict(error: unknown, auth: AuthContext | false, info: unknown): AuthContext {
-    if (error instanceof Error) throw error;
-    if (!auth) {
-      const name = info instanceof Error ? info.name : '';
-      throw new AuthenticationRequiredError(JWT_FAILURES[name] ?? 'The access token is missing or invalid.');
-    }
-    return auth;
+  /** passport-jwt's challenge is jsonwebtoken's error, whose name says what was wrong. */
+  protected refusal(info: unknown): string {
+    return JWT_FAILURES[info instanceof Error ? info.name : ''] ?? 'The access token is missing or invalid.';
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthContext, AuthenticationRequiredError, OAUTH_ACCESS_TOKEN_PREFIX } from '@app/common';
+import { OAUTH_ACCESS_TOKEN_PREFIX } from '@app/common';
 import { AuthenticatesCredential, bearerToken, CredentialAuthenticator, CredentialCarrier } from '../../auth/credentials/credential-authenticator';
 import { PassportStrategyGuard } from '../../auth/credentials/passport-strategy.guard';
 import { OAuthTokenStrategy } from './oauth-token.strategy';
@@ -18,9 +18,7 @@ export class OAuthTokenAuthGuard extends PassportStrategyGuard implements Creden
     return bearerToken(req)?.startsWith(OAUTH_ACCESS_TOKEN_PREFIX) ? 'an OAuth access token' : null;
   }
 
-  protected verdict(error: unknown, auth: AuthContext | false): AuthContext {
-    if (error instanceof Error) throw error;
-    if (!auth) throw new AuthenticationRequiredError('The OAuth access token is missing or invalid.');
-    return auth;
+  protected refusal(): string {
+    return 'The OAuth access token is missing or invalid.';
   }
 }
