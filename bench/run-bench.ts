@@ -126,12 +126,19 @@ interface Target {
   load: Load;
 }
 
-async function measure({ port, load }: Target): Promise<Measured> {
+/**
+ * Seconds of the same load before each measurement. A process that sat idle while the others were
+ * measured serves its first seconds slowly, whatever ran before: after 35 s idle, one-second slices
+ * of the floor and of the API ran at 30-50%, then 60-80%, and reached their rate only in the fourth.
+ */
+const WARM_UP_SECONDS = 5;
+
+async function load({ port, load }: Target, duration: number): Promise<Measured> {
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: load.connections ?? 10,
-    duration: DURATION,
+    duration,
     headers: { 'content-type': 'application/json', ...load.headers },
     requests: [
       {
@@ -144,17 +151,6 @@ async function measure({ port, load }: Target): Promise<Measured> {
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-/** Two seconds of the same load first, so that the measured run sees optimized code and a grown heap. */
-async function warm({ port, load }: Target): Promise<void> {
-  await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: load.connections ?? 10,
-    duration: 2,
-    headers: { 'content-type': 'application/json', ...load.headers },
-    requests: [{ method: load.method ?? 'GET', body: load.body, path: load.paths[0] }],
-  });
-}
-
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -163,18 +159,17 @@ const median = (values: number[]): number => {
 
 /**
  * The targets measured in ROUNDS rounds that alternate between them, so that a slow moment of the
- * shared machine lands on all of them rather than on one. A process left idle while the others
- * were measured runs its first seconds slower (V8 shrank its heap): each measurement follows its
- * own warm-up, and each round starts one target later, so that no target is always the first
- * its process serves after a pause.
+ * shared machine lands on all of them rather than on one. Each measurement follows its own
+ * warm-up, and each round starts one target later, so that no target is always the first its
+ * process serves after a pause.
  */
 async function measureRounds(targets: Target[]): Promise<Summary[]> {
   const rounds: Measured[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let step = 0; step < targets.length; step++) {
       const index = (round + step) % targets.length;
-      await warm(targets[index]);
-      rounds[index].push(await measure(targets[index]));
+      await load(targets[index], WARM_UP_SECONDS);
+      rounds[index].push(await load(targets[index], DURATION));
     }
   }
   return rounds.map((measured) => {
