@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
+import { ApiKeyRepository } from '@app/database';
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 
 /** API keys: POST/GET/DELETE /v2/api-keys and the X-API-Key credential (decisions 9). */
@@ -123,6 +124,19 @@ describe('API keys', () => {
       const list = await t.http.get('/v2/api-keys').set(...bearer(user)).expect(200);
       const listed = list.body.data.find((entry: { id: string }) => entry.id === id);
       expect(listed.last_used_at).toEqual(expect.any(String));
+    });
+
+    it('reads a key not yet cached from PostgreSQL once for concurrent first requests', async () => {
+      const user = await createUser(t.http);
+      const { key } = await newKey(user);
+      const reads = jest.spyOn(t.app.get(ApiKeyRepository), 'findBySecretHash');
+      try {
+        const answers = await Promise.all(Array.from({ length: 8 }, () => t.http.get('/v2/users/me').set('X-API-Key', key)));
+        expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+        expect(reads).toHaveBeenCalledTimes(1);
+      } finally {
+        reads.mockRestore();
+      }
     });
 
     it('refuses a key of the other environment with a message that says so', async () => {

@@ -82,16 +82,17 @@ export class ApiKeysService {
       );
     }
     const secretHash = hashSecret(presented);
-    const cached = this.verified.get(secretHash);
-    if (cached) return cached;
-    const revision = this.verified.revision();
+    return this.verified.resolve(secretHash, () => this.verify(secretHash));
+  }
+
+  /** Reads the key from PostgreSQL, refuses it unless it is live, and records its use. */
+  private async verify(secretHash: string): Promise<ApiKeyEntity> {
     const key = await this.keys.findBySecretHash(secretHash);
     if (!key) throw new AuthenticationRequiredError('The API key is not valid.');
     if (key.revokedAt) throw new AuthenticationRequiredError('The API key has been revoked.');
     if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await this.keys.touch(key.id);
     }
-    this.verified.remember(secretHash, key, revision);
     return key;
   }
 }

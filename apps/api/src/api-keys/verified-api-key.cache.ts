@@ -9,7 +9,8 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Live API keys already verified by this process, by secret hash, trusted for a minute so that
- * a request with a key reads no PostgreSQL. A revocation reaches every replica at once: the
+ * a request with a key reads no PostgreSQL; concurrent requests with a key not yet cached share
+ * one read. A revocation reaches every replica at once: the
  * revoking one publishes the key's id on `<REDIS_PREFIX>:api-keys:revoked` and each drops it.
  * Nothing is cached or trusted while the subscription is not live (before it starts, or after
  * its connection drops), so a revocation missed meanwhile is never answered from a stale entry.
@@ -24,6 +25,8 @@ export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicatio
   private live = false;
   /** Counts the revocations heard: a lookup that began before one must not be cached. */
   private revocations = 0;
+  /** Reads under way, each with the revision it began at. */
+  private readonly reading = new Map<string, { key: Promise<ApiKeyEntity>; revision: number }>();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -52,8 +55,31 @@ export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicatio
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
   }
 
-  /** The key with this secret hash, when verified within the TTL and still trusted. */
-  get(secretHash: string): ApiKeyEntity | undefined {
+  /**
+   * The key with this secret hash: cached, or from `read` (which verifies it in PostgreSQL and
+   * throws when it is not live). A request joins a read under way only if no revocation was
+   * heard since that read began, so that it never receives a key read before the revocation.
+   */
+  resolve(secretHash: string, read: () => Promise<ApiKeyEntity>): Promise<ApiKeyEntity> {
+    const cached = this.get(secretHash);
+    if (cached) return Promise.resolve(cached);
+    const underWay = this.reading.get(secretHash);
+    if (underWay && underWay.revision === this.revocations) return underWay.key;
+    const revision = this.revocations;
+    const key = read().then((verified) => {
+      this.remember(secretHash, verified, revision);
+      return verified;
+    });
+    const entry = { key, revision };
+    this.reading.set(secretHash, entry);
+    const settled = (): void => {
+      if (this.reading.get(secretHash) === entry) this.reading.delete(secretHash);
+    };
+    key.then(settled, settled);
+    return key;
+  }
+
+  private get(secretHash: string): ApiKeyEntity | undefined {
     if (!this.live) return undefined;
     const entry = this.byHash.get(secretHash);
     if (!entry) return undefined;
@@ -63,13 +89,8 @@ export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicatio
     return undefined;
   }
 
-  /** To take before reading a key from PostgreSQL, and hand back to `remember`. */
-  revision(): number {
-    return this.revocations;
-  }
-
   /** Caches a key verified from PostgreSQL, unless a revocation was heard since the read began. */
-  remember(secretHash: string, key: ApiKeyEntity, revision: number): void {
+  private remember(secretHash: string, key: ApiKeyEntity, revision: number): void {
     if (!this.live || revision !== this.revocations) return;
     if (this.byHash.size >= MAX_ENTRIES) this.clear();
     this.byHash.set(secretHash, { key, until: Date.now() + VERIFIED_KEY_TTL_MS });
