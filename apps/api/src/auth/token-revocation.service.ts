@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS } from '@app/database';
+import { TurnBatch } from '../common/redis/turn-batch';
 import { ACCESS_TOKEN_TTL_SECONDS } from './token.service';
 
 /**
@@ -10,18 +11,24 @@ import { ACCESS_TOKEN_TTL_SECONDS } from './token.service';
  */
 const FAMILY_MARK_TTL_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60;
 
+/** Credentials checked per pipeline: a larger burst is split, so that no call holds Redis long. */
+const MAX_CHECKS_PER_CALL = 256;
+
 /**
  * Revoked access tokens and refresh families, kept in Redis so that every API replica honours
  * them. Entries expire when the longest-lived access token they could cover would.
  *
  * A JWT is checked once per request, after authentication: on a rate-limited route by the
  * rate-limit script in the same round trip as the count (`settle`), elsewhere by
- * RevocationCheckGuard on its own (`checkPending`), the last guard.
+ * RevocationCheckGuard (`checkPending`), the last guard, where the checks made in one turn of
+ * the event loop share one pipelined round trip.
  */
 @Injectable()
 export class TokenRevocationService {
   /** Credentials (one AuthContext per request) whose marks have been checked. */
   private readonly checked = new WeakSet<AuthContext>();
+  /** Per credential, how many of its marks exist. */
+  private readonly checks = new TurnBatch<string[], number>((markSets) => this.countMarks(markSets), MAX_CHECKS_PER_CALL);
 
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
@@ -49,9 +56,20 @@ export class TokenRevocationService {
   async checkPending(auth: AuthContext): Promise<boolean> {
     const marks = this.pendingMarks(auth);
     if (marks.length === 0) return false;
-    if ((await this.redis.exists(...marks)) > 0) return true;
+    if ((await this.checks.add(marks)) > 0) return true;
     this.settle(auth);
     return false;
+  }
+
+  /** One EXISTS per credential, pipelined; a failed command fails the whole batch. */
+  private async countMarks(markSets: readonly string[][]): Promise<number[]> {
+    const pipeline = this.redis.pipeline();
+    for (const marks of markSets) pipeline.exists(...marks);
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([error, count]) => {
+      if (error) throw error;
+      return count as number;
+    });
   }
 
   /** The 401 of a revoked token, whichever check found it. */

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { REDIS } from '@app/database';
+import { TurnBatch } from '../common/redis/turn-batch';
 
 /** `numberOfKeys`, every hit's counter and revocation marks, then per hit its mark count and window length in ms. */
 type HitBatchCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<number[]>;
@@ -56,25 +57,22 @@ interface CountedHit {
   now: number;
 }
 
-interface PendingHit {
+interface Hit {
   key: string;
   ttl: number;
   marks: readonly string[];
-  resolve(counted: CountedHit): void;
-  reject(error: unknown): void;
 }
 
 /**
  * Fixed-window counters in Redis, shared by every API replica. A window opens with the first hit
  * of its key and lasts `ttl` milliseconds; past `limit` the key is blocked until the window ends.
  *
- * Hits made in the same turn of the event loop go to Redis together, in one script call: under
- * load a single round trip counts many requests, each still exactly and in order. The call is
- * made from `setImmediate`, after every socket that was ready in that turn has been read.
+ * Hits made in the same turn of the event loop go to Redis together, in one script call
+ * (TurnBatch): under load a single round trip counts many requests, each still exactly and in order.
  */
 @Injectable()
 export class FixedWindowStorage implements ThrottlerStorage {
-  private pending: PendingHit[] = [];
+  private readonly hits = new TurnBatch<Hit, CountedHit>((hits) => this.send(hits), MAX_HITS_PER_CALL);
 
   constructor(@Inject(REDIS) private readonly redis: Redis & { chargeFixedWindows?: HitBatchCommand }) {
     // A defined command runs by EVALSHA: the script is sent once, not with every request.
@@ -89,38 +87,24 @@ export class FixedWindowStorage implements ThrottlerStorage {
 
   /** Counts a hit unless one of `revocationMarks` exists, in the next round trip. */
   async hit(key: string, ttl: number, limit: number, revocationMarks: readonly string[]): Promise<FixedWindowRecord | typeof REVOKED> {
-    const { count, endsAt, now } = await new Promise<CountedHit>((resolve, reject) => {
-      if (this.pending.push({ key, ttl, marks: revocationMarks, resolve, reject }) === 1) setImmediate(() => this.flush());
-    });
+    const { count, endsAt, now } = await this.hits.add({ key, ttl, marks: revocationMarks });
     if (count < 0) return REVOKED;
     const timeToExpire = Math.max(1, Math.ceil((endsAt - now) / 1000));
     const isBlocked = count > limit;
     return { totalHits: count, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0, endsAt };
   }
 
-  private flush(): void {
-    const hits = this.pending;
-    this.pending = [];
-    for (let first = 0; first < hits.length; first += MAX_HITS_PER_CALL) {
-      void this.send(hits.slice(first, first + MAX_HITS_PER_CALL));
-    }
-  }
-
-  private async send(hits: readonly PendingHit[]): Promise<void> {
+  private async send(hits: readonly Hit[]): Promise<CountedHit[]> {
     const keys: string[] = [];
     const args: number[] = [];
     for (const hit of hits) {
       keys.push(hit.key, ...hit.marks);
       args.push(hit.marks.length, hit.ttl);
     }
-    try {
-      const command = this.redis.chargeFixedWindows as HitBatchCommand;
-      const results = await command.call(this.redis, keys.length, ...keys, ...args);
-      const now = results[results.length - 1];
-      hits.forEach((hit, index) => hit.resolve({ count: results[2 * index], endsAt: results[2 * index + 1], now }));
-    } catch (error) {
-      for (const hit of hits) hit.reject(error);
-    }
+    const command = this.redis.chargeFixedWindows as HitBatchCommand;
+    const results = await command.call(this.redis, keys.length, ...keys, ...args);
+    const now = results[results.length - 1];
+    return hits.map((_hit, index) => ({ count: results[2 * index], endsAt: results[2 * index + 1], now }));
   }
 
   async reset(key: string): Promise<void> {

@@ -1,0 +1,39 @@
+import { TurnBatch } from './turn-batch';
+
+describe('TurnBatch', () => {
+  it('sends the items of one turn in one call and answers each with its own result, in order', async () => {
+    const send = jest.fn((items: readonly number[]) => Promise.resolve(items.map((item) => item * 10)));
+    const batch = new TurnBatch(send, 256);
+    await expect(Promise.all([batch.add(1), batch.add(2), batch.add(3)])).resolves.toEqual([10, 20, 30]);
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledWith([1, 2, 3]);
+  });
+
+  it('starts a new call for items added in a later turn', async () => {
+    const send = jest.fn((items: readonly string[]) => Promise.resolve(items));
+    const batch = new TurnBatch(send, 256);
+    await batch.add('a');
+    await batch.add('b');
+    expect(send.mock.calls).toEqual([[['a']], [['b']]]);
+  });
+
+  it('splits a burst into calls of at most maxPerCall items', async () => {
+    const send = jest.fn((items: readonly number[]) => Promise.resolve(items));
+    const batch = new TurnBatch(send, 2);
+    await expect(Promise.all([1, 2, 3, 4, 5].map((item) => batch.add(item)))).resolves.toEqual([1, 2, 3, 4, 5]);
+    expect(send.mock.calls).toEqual([[[1, 2]], [[3, 4]], [[5]]]);
+  });
+
+  it("rejects every item of a failed call with that call's error, and only those", async () => {
+    const failure = new Error('Connection is closed.');
+    const send = jest.fn((items: readonly number[]) => (items.includes(3) ? Promise.reject(failure) : Promise.resolve(items)));
+    const batch = new TurnBatch(send, 2);
+    const answers = await Promise.allSettled([1, 2, 3, 4].map((item) => batch.add(item)));
+    expect(answers).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'fulfilled', value: 2 },
+      { status: 'rejected', reason: failure },
+      { status: 'rejected', reason: failure },
+    ]);
+  });
+});
