@@ -58,6 +58,11 @@ export async function destroyTestEnvironment(): Promise<void> {
   if (prefix?.startsWith('rms_test_')) await deleteRedisKeys(REDIS_URL, prefix);
 }
 
+/** A client of the run's Redis whose keys live under the run's prefix, as the service's do. */
+export function connectRunRedis(): Redis {
+  return new Redis(REDIS_URL, { keyPrefix: `${process.env.REDIS_PREFIX}:` });
+}
+
 /** Deletes every key under a Redis prefix (a test run's or a benchmark's). */
 export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { connectRunRedis } from '@app/testing';
 import type { AuthContext } from '@app/common';
 import { TokenRevocationService } from './token-revocation.service';
 
@@ -20,7 +21,7 @@ describe('TokenRevocationService', () => {
   });
 
   beforeAll(() => {
-    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `${process.env.REDIS_PREFIX}:` });
+    redis = connectRunRedis();
     revocations = new TokenRevocationService(redis);
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { connectRunRedis } from '@app/testing';
 import { FixedWindowStorage, REVOKED } from './fixed-window.storage';
 
 /** Against the test run's Redis: the window arithmetic lives in a Lua script. */
@@ -9,7 +10,7 @@ describe('FixedWindowStorage', () => {
   const key = (): string => `fixed-window-spec:${randomBytes(6).toString('hex')}`;
 
   beforeAll(() => {
-    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `${process.env.REDIS_PREFIX}:` });
+    redis = connectRunRedis();
     storage = new FixedWindowStorage(redis);
   });
   afterAll(async () => {
