@@ -9,6 +9,7 @@ import {
 } from '@nestjs/throttler';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import { PerRouteMemo } from '../common/routing/per-route-memo';
 import { PLAN_LIMITS, RATE_WINDOW_MS } from './rate-limit.policy';
 import { RateLimitService } from './rate-limit.service';
 
@@ -34,6 +35,8 @@ const SKIP_DEFAULT_THROTTLER = 'THROTTLER:SKIPdefault';
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  private readonly skippedRoutes: PerRouteMemo<boolean>;
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
@@ -41,28 +44,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     private readonly rateLimits: RateLimitService,
   ) {
     super(options, storage, reflector);
+    this.skippedRoutes = new PerRouteMemo((targets) => reflector.getAllAndOverride<boolean | undefined>(SKIP_DEFAULT_THROTTLER, targets) === true);
   }
 
-  /** Per controller class, then per handler: a handler may be inherited by several classes. */
-  private readonly skippedRoutes = new WeakMap<object, WeakMap<object, boolean>>();
-
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.isSkipped(context)) return true;
+    if (this.skippedRoutes.get(context)) return true;
     const http = context.switchToHttp();
     await this.rateLimits.charge(http.getRequest<AuthenticatedRequest>(), http.getResponse<Response>());
     return true;
-  }
-
-  private isSkipped(context: ExecutionContext): boolean {
-    const controller = context.getClass();
-    const handler = context.getHandler();
-    let handlers = this.skippedRoutes.get(controller);
-    if (!handlers) this.skippedRoutes.set(controller, (handlers = new WeakMap()));
-    let skipped = handlers.get(handler);
-    if (skipped === undefined) {
-      skipped = this.reflector.getAllAndOverride<boolean | undefined>(SKIP_DEFAULT_THROTTLER, [handler, controller]) === true;
-      handlers.set(handler, skipped);
-    }
-    return skipped;
   }
 }

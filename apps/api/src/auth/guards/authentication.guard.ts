@@ -2,9 +2,10 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
-import { ACCEPTS_CLIENT_BASIC, ACCEPTS_LEGACY_TOKEN, IS_PUBLIC } from '../../common/decorators/public.decorator';
+import { PerRouteMemo } from '../../common/routing/per-route-memo';
 import { detectCredential, refuseRemovedMethods } from '../credential-detector';
 import { CredentialRegistry } from '../credentials/credential-registry';
+import { RouteAccess, routeAccessMemo } from '../route-access';
 
 /**
  * The one global guard: denies by default, refuses removed methods on every route, lets
@@ -13,19 +14,20 @@ import { CredentialRegistry } from '../credentials/credential-registry';
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
+  private readonly routes: PerRouteMemo<RouteAccess>;
+
   constructor(
-    private readonly reflector: Reflector,
+    reflector: Reflector,
     private readonly credentials: CredentialRegistry,
-  ) {}
+  ) {
+    this.routes = routeAccessMemo(reflector);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
-      refuseRemovedMethods(req, {
-        legacyToken: this.reflector.getAllAndOverride<boolean>(ACCEPTS_LEGACY_TOKEN, targets) === true,
-        clientBasic: this.reflector.getAllAndOverride<boolean>(ACCEPTS_CLIENT_BASIC, targets) === true,
-      });
+    const access = this.routes.get(context);
+    if (access.isPublic) {
+      refuseRemovedMethods(req, { legacyToken: access.acceptsLegacyToken, clientBasic: access.acceptsClientBasic });
       return true;
     }
     const authenticator = detectCredential(req, this.credentials.all());

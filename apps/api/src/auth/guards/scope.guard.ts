@@ -2,9 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthContext, CredentialKind, InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
 import { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
-import { IS_PUBLIC } from '../../common/decorators/public.decorator';
-import { SCOPE_AREA } from '../../common/decorators/scope.decorator';
-import { USER_LOGIN_ONLY } from '../decorators/user-login-only.decorator';
+import { PerRouteMemo } from '../../common/routing/per-route-memo';
+import { RouteAccess, routeAccessMemo } from '../route-access';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -26,21 +25,25 @@ export function requiredScope(method: string, area: ScopeArea): Scope {
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  private readonly routes: PerRouteMemo<RouteAccess>;
+
+  constructor(reflector: Reflector) {
+    this.routes = routeAccessMemo(reflector);
+  }
 
   canActivate(context: ExecutionContext): boolean {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const access = this.routes.get(context);
+    if (access.isPublic) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const auth = req.auth;
     // Authentication runs first and sets it; its absence is a wiring defect, so fail closed.
     if (!auth) throw new Error('ScopeGuard ran before authentication.');
-    if (this.reflector.getAllAndOverride<boolean>(USER_LOGIN_ONLY, targets) && !isUserLogin(auth)) {
+    if (access.userLoginOnly && !isUserLogin(auth)) {
       throw new InsufficientPermissionsError(
         `An ${CREDENTIAL_LABELS[auth.credential]} cannot call this endpoint: use a JWT (POST /v2/auth/login) or a session login.`,
       );
     }
-    const area = this.reflector.getAllAndOverride<ScopeArea | null | undefined>(SCOPE_AREA, targets);
+    const area = access.scopeArea;
     // The startup check refuses undeclared routes; should one slip through, it is closed.
     if (area === undefined) throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no scope area.`);
     if (area === null) return true;

@@ -1,0 +1,29 @@
+import type { Reflector } from '@nestjs/core';
+import type { ScopeArea } from '@app/common';
+import { ACCEPTS_CLIENT_BASIC, ACCEPTS_LEGACY_TOKEN, IS_PUBLIC } from '../common/decorators/public.decorator';
+import { SCOPE_AREA } from '../common/decorators/scope.decorator';
+import { PerRouteMemo } from '../common/routing/per-route-memo';
+import { USER_LOGIN_ONLY } from './decorators/user-login-only.decorator';
+
+/** Who may call a route, as its decorators (and its controller's) declare it. */
+export interface RouteAccess {
+  isPublic: boolean;
+  /** Takes a legacy `X-Auth-Token`, a removed method everywhere else. */
+  acceptsLegacyToken: boolean;
+  /** Takes HTTP Basic client authentication, a removed method everywhere else. */
+  acceptsClientBasic: boolean;
+  userLoginOnly: boolean;
+  /** `null`: any credential; `undefined`: undeclared, which the startup check refuses. */
+  scopeArea: ScopeArea | null | undefined;
+}
+
+/** Each route's access rules, read through the Reflector once per route. */
+export function routeAccessMemo(reflector: Reflector): PerRouteMemo<RouteAccess> {
+  return new PerRouteMemo((targets) => ({
+    isPublic: reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true,
+    acceptsLegacyToken: reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_LEGACY_TOKEN, targets) === true,
+    acceptsClientBasic: reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_CLIENT_BASIC, targets) === true,
+    userLoginOnly: reflector.getAllAndOverride<boolean | undefined>(USER_LOGIN_ONLY, targets) === true,
+    scopeArea: reflector.getAllAndOverride<ScopeArea | null | undefined>(SCOPE_AREA, targets),
+  }));
+}
