@@ -1,0 +1,95 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { sign } from 'jsonwebtoken';
+import { Strategy } from 'passport-jwt';
+import { AppConfig } from '@app/config';
+import { AuthenticationRequiredError } from '@app/common';
+import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import type { AuthContextFactory, VerifiedCredential } from '../auth-context.factory';
+import { JwtAuthGuard } from '../guards/jwt-auth.guard';
+import { JWT_ISSUER } from '../token.service';
+import { JwtStrategy } from './jwt.strategy';
+
+const SECRET = 'unit-test-secret-0123456789abcdef0123456789';
+const NOW = Date.UTC(2026, 0, 1);
+
+const contexts = { build: (verified: VerifiedCredential) => Promise.resolve({ ...verified, role: 'user', plan: 'free' }) };
+
+function token(claims: { typ?: string; exp?: number }, secret = SECRET): string {
+  const iat = Math.floor(Date.now() / 1000);
+  return sign(
+    { typ: 'access', fam: 'rtk_family', iat, exp: iat + 900, ...claims },
+    secret,
+    { algorithm: 'HS256', issuer: JWT_ISSUER, audience: 'rms:test', subject: 'usr_1', jwtid: 'jti_1' },
+  );
+}
+
+function contextOf(bearer: string): { context: ExecutionContext; req: AuthenticatedRequest } {
+  const req = { headers: { authorization: `Bearer ${bearer}` }, query: {} } as unknown as AuthenticatedRequest;
+  return { req, context: { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext };
+}
+
+describe('JwtStrategy and its verified-token cache', () => {
+  let guard: JwtAuthGuard;
+  let verifications: jest.SpyInstance;
+
+  beforeEach(() => {
+    jest.useFakeTimers({ now: NOW });
+    const config = Object.assign(new AppConfig(), { APP_ENV: 'test', JWT_SECRET: SECRET });
+    guard = new JwtAuthGuard(new JwtStrategy(config, contexts as unknown as AuthContextFactory));
+    verifications = jest.spyOn(Strategy, 'JwtVerifier');
+  });
+
+  afterEach(() => {
+    verifications.mockRestore();
+    jest.useRealTimers();
+  });
+
+  async function authenticate(bearer: string): Promise<AuthenticatedRequest> {
+    const { context, req } = contextOf(bearer);
+    await guard.canActivate(context);
+    return req;
+  }
+
+  it('verifies a token once, then answers its later requests from the cache with the same caller', async () => {
+    const access = token({});
+    const first = await authenticate(access);
+    const second = await authenticate(access);
+
+    expect(verifications).toHaveBeenCalledTimes(1);
+    expect(second.auth).toEqual(first.auth);
+    expect(second.auth).toEqual(expect.objectContaining({ userId: 'usr_1', credential: 'jwt', credentialId: 'jti_1', familyId: 'rtk_family' }));
+  });
+
+  it('refuses a cached token once it expires, with the expiry message, by verifying it again', async () => {
+    const exp = Math.floor(NOW / 1000) + 2;
+    const access = token({ exp });
+    await authenticate(access);
+    jest.setSystemTime(exp * 1000);
+
+    await expect(authenticate(access)).rejects.toThrow('The access token has expired');
+    expect(verifications).toHaveBeenCalledTimes(2);
+  });
+
+  it('never caches what failed: a tampered copy of a cached token and a refresh token are verified and refused each time', async () => {
+    const access = token({});
+    await authenticate(access);
+    const [header, payload] = access.split('.');
+    const tampered = `${header}.${payload}.${token({}, 'another-secret-0123456789abcdef0123456789').split('.')[2]}`;
+    const refresh = token({ typ: 'refresh' });
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(authenticate(tampered)).rejects.toThrow('malformed or its signature is invalid');
+      await expect(authenticate(refresh)).rejects.toThrow(AuthenticationRequiredError);
+    }
+    expect(verifications).toHaveBeenCalledTimes(5);
+  });
+
+  it('still asks for the account on every request: a cached token of a removed account is refused', async () => {
+    const access = token({});
+    await authenticate(access);
+    jest.spyOn(contexts, 'build').mockRejectedValueOnce(new AuthenticationRequiredError('The account of this token no longer exists.'));
+
+    await expect(authenticate(access)).rejects.toThrow('no longer exists');
+    expect(verifications).toHaveBeenCalledTimes(1);
+  });
+});
