@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { ApiKeysModule } from './api-keys/api-keys.module';
@@ -6,7 +6,6 @@ import { AuthModule } from './auth/auth.module';
 import { EventsModule } from './events/events.module';
 import { ErrorRenderingModule } from './common/filters/error-rendering.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
-import { BodyParserMiddleware } from './common/middleware/body-parser.middleware';
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -21,11 +20,7 @@ import { REQUEST_PIPELINE } from './request-pipeline';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, ResourcesModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule],
+  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, ResourcesModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule],
   providers: REQUEST_PIPELINE,
 })
-export class AppModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(BodyParserMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
-  }
-}
+export class AppModule {}

@@ -6,6 +6,7 @@ import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { answerClientErrorsInEnvelope } from './common/http/client-error-responder';
 import { EnvelopeExpressAdapter } from './common/http/envelope-express-adapter';
+import { bodyParserMiddleware } from './common/middleware/body-parser.middleware';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware';
 import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
 import { createHttpLogger } from './logging/http-logger';
@@ -24,7 +25,7 @@ const ROOT_PATHS = [
   { path: '.well-known/{*path}', method: RequestMethod.ALL },
 ];
 
-/** Nest's options for the API: BodyParserMiddleware parses bodies, startup logs wait for pino, a failed start throws. */
+/** Nest's options for the API: bodyParserMiddleware parses bodies, startup logs wait for pino, a failed start throws. */
 export const API_APPLICATION_OPTIONS: NestApplicationOptions = { bodyParser: false, bufferLogs: true, abortOnError: false };
 
 export interface ApiAppOptions {
@@ -55,6 +56,8 @@ export function configureApiApp(app: NestExpressApplication): void {
   app.use(legacyApiMiddleware);
   app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });
   setupOpenApi(app, API_PREFIX);
+  // After the documentation's routes, which take no body; before every endpoint.
+  app.use(bodyParserMiddleware);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 }

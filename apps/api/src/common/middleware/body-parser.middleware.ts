@@ -1,7 +1,7 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
 import { json, urlencoded } from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
+import { toAppError } from '../filters/error-mapping';
 import { assertInputText } from '../validation/input-text-rules';
 
 export const BODY_LIMIT = '1mb';
@@ -21,45 +21,51 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
+/** Runs a body-parser parser; its client errors become AppErrors here, before Nest's exception layer rewords them. */
 function run(parser: Parser, req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) =>
-    parser(req, res, (error) => (error ? reject(error instanceof Error ? error : new Error('The request body could not be read.')) : resolve())),
+    parser(req, res, (error) => {
+      if (!error) return resolve();
+      reject(toAppError(error) ?? (error instanceof Error ? error : new Error('The request body could not be read.')));
+    }),
   );
 }
 
 /**
- * Parses request bodies inside Nest so that parse errors reach the exception filter:
- * malformed JSON and non-object bodies are `invalid_request`, other media types 415,
- * bodies over 1 MiB 413. Then the query and the body go through the one text rule
- * (no NUL, no lone surrogate, bounded depth and size) before any handler sees them.
+ * Parses request bodies, as the last Express middleware before the routes: malformed JSON and
+ * non-object bodies are `invalid_request`, other media types 415, bodies over 1 MiB 413, each
+ * handed to Nest's exception layer and so to the exception filter. Then the query and the body
+ * go through the one text rule (no NUL, no lone surrogate, bounded depth and size) before any
+ * handler sees them. One Express layer rather than Nest middleware: Nest mounts a middleware as
+ * a route per excluded prefix path, which every request was matched against.
  */
-@Injectable()
-export class BodyParserMiddleware implements NestMiddleware {
-  use(req: Request, res: Response, next: NextFunction): void | Promise<void> {
-    // Most requests have no body: they pass without a promise.
-    if (!hasBody(req)) {
-      req.body = {};
-      assertInputText(req.query, req.body);
-      return next();
-    }
-    return this.parse(req, res).then(() => {
-      assertInputText(req.query, req.body);
-      next();
-    });
+export function bodyParserMiddleware(req: Request, res: Response, next: NextFunction): void {
+  // Most requests have no body: they pass without a promise.
+  if (!hasBody(req)) {
+    req.body = {};
+    assertInputText(req.query, req.body);
+    return next();
   }
+  readBody(req, res).then(() => next(), next);
+}
 
-  private async parse(req: Request, res: Response): Promise<void> {
-    if (FORM_PATHS.test(req.path) && req.is('application/x-www-form-urlencoded')) {
-      await run(parseForm, req, res);
-      return;
-    }
-    if (!req.is(['application/json', 'application/*+json'])) {
-      throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
-    }
-    await run(parseJson, req, res);
-    const body: unknown = req.body;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new InvalidRequestError('The request body must be a JSON object.');
-    }
+/** Parses the body by its media type, then applies the text rule to the query and the body. */
+async function readBody(req: Request, res: Response): Promise<void> {
+  if (FORM_PATHS.test(req.path) && req.is('application/x-www-form-urlencoded')) {
+    await run(parseForm, req, res);
+  } else {
+    await readJson(req, res);
+  }
+  assertInputText(req.query, req.body);
+}
+
+async function readJson(req: Request, res: Response): Promise<void> {
+  if (!req.is(['application/json', 'application/*+json'])) {
+    throw new AppError('unsupported_media_type', 'Send the request body as application/json.');
+  }
+  await run(parseJson, req, res);
+  const body: unknown = req.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new InvalidRequestError('The request body must be a JSON object.');
   }
 }
