@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthContext } from '@app/common';
 import type { OrganizationEntity, OrganizationRole } from '../entities/organization.entity';
+import type { SqlStatement } from './resource.repository';
 
 /** An organization as the caller sees it, with the caller's role there (null: not a member). */
 export interface VisibleOrganization extends OrganizationEntity {
@@ -31,6 +32,17 @@ function visibleFrom(auth: AuthContext, params: unknown[]): string {
 }
 
 /** SQL for organizations and their members. */
+/** A caller's role in one organization. */
+export interface Membership {
+  organizationId: string;
+  role: OrganizationRole;
+}
+
+/** The statement of `memberships`; the benchmark's bare floor sends the same one. */
+export function membershipsStatement(userId: string): SqlStatement {
+  return { text: `SELECT organization_id AS "organizationId", role FROM organization_members WHERE user_id = $1`, values: [userId] };
+}
+
 @Injectable()
 export class OrganizationRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -160,10 +172,8 @@ export class OrganizationRepository {
   }
 
   /** The organizations the user belongs to and their role in each (the visibility check's first step). */
-  memberships(userId: string): Promise<Array<{ organizationId: string; role: OrganizationRole }>> {
-    return this.dataSource.query(
-      `SELECT organization_id AS "organizationId", role FROM organization_members WHERE user_id = $1`,
-      [userId],
-    );
+  memberships(userId: string): Promise<Membership[]> {
+    const { text, values } = membershipsStatement(userId);
+    return this.dataSource.query(text, values);
   }
 }

@@ -98,6 +98,12 @@ export type ResourceContentRow = Pick<
   'id' | 'name' | 'description' | 'type' | 'status' | 'metadata' | 'tags' | 'updated_at'
 >;
 
+/** A statement as the repository sends it: its SQL and positional values. */
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
 /** Positional parameters of one statement. */
 class SqlParams {
   readonly values: unknown[] = [];
@@ -231,6 +237,42 @@ function listColumns(spec: ResourceListSpec): string {
   return [...fields].map((field) => COLUMN_SQL[field]).join(', ');
 }
 
+/**
+ * The statement of `findVisible`. Exported, like `keysetPageStatement`, so that the benchmark's
+ * bare floor sends exactly the statements the service sends.
+ */
+export function visibleResourceStatement(auth: AuthContext, id: string): SqlStatement {
+  const params = new SqlParams();
+  const text = `SELECT ${RECORD_COLUMNS} FROM resources r
+       WHERE r.id = ${params.add(id)} AND r.deleted_at IS NULL AND ${visibleById(auth, params)}`;
+  return { text, values: params.values };
+}
+
+/**
+ * The statement of one keyset page: the rows after (or before) a position in the sort, one more
+ * than the limit, and whether rows lie behind the position.
+ */
+export function keysetPageStatement(scope: ResourceScope, spec: ResourceListSpec, request: KeysetPageRequest): SqlStatement {
+  const params = new SqlParams();
+  const keys = orderKeys(spec.sort);
+  const where = listWhere(scope, spec.filter, params);
+  let conditions = where;
+  let behind = '';
+  if (request.position) {
+    conditions += ` AND ${keysetPredicate(keys, request.position, request.backward, false, params)}`;
+    const other = keysetPredicate(keys, request.position, !request.backward, true, params);
+    // Not EXISTS: the planner drops its ORDER BY and may scan the table for the first match.
+    // Ordered from the position, the index answers with the first entry it reads.
+    behind = `, (SELECT 1 FROM resources r WHERE ${where} AND ${other}
+                 ORDER BY ${orderBy(keys, !request.backward)} LIMIT 1) IS NOT NULL AS has_behind`;
+  }
+  const text = `SELECT ${listColumns(spec)}${behind} FROM resources r
+       WHERE ${conditions}
+       ORDER BY ${orderBy(keys, request.backward)}
+       LIMIT ${params.add(request.limit + 1)}`;
+  return { text, values: params.values };
+}
+
 /** The recordset of JSON rows that inserts and updates read from. */
 const CONTENT_RECORD = `id text, name text, description text, type text, status text, metadata jsonb, tags jsonb`;
 
@@ -245,12 +287,8 @@ export class ResourceRepository {
 
   /** A live resource the caller can see, or null. */
   async findVisible(auth: AuthContext, id: string): Promise<ResourceRecord | null> {
-    const params = new SqlParams();
-    const rows: ResourceRecord[] = await this.dataSource.query(
-      `SELECT ${RECORD_COLUMNS} FROM resources r
-       WHERE r.id = ${params.add(id)} AND r.deleted_at IS NULL AND ${visibleById(auth, params)}`,
-      params.values,
-    );
+    const { text, values } = visibleResourceStatement(auth, id);
+    const rows: ResourceRecord[] = await this.dataSource.query(text, values);
     return rows[0] ?? null;
   }
 
@@ -358,26 +396,8 @@ export class ResourceRepository {
    * index of the sort; a page deep in the list costs what the first one does.
    */
   async pageByKeyset(scope: ResourceScope, spec: ResourceListSpec, request: KeysetPageRequest): Promise<KeysetPage> {
-    const params = new SqlParams();
-    const keys = orderKeys(spec.sort);
-    const where = listWhere(scope, spec.filter, params);
-    let conditions = where;
-    let behind = '';
-    if (request.position) {
-      conditions += ` AND ${keysetPredicate(keys, request.position, request.backward, false, params)}`;
-      const other = keysetPredicate(keys, request.position, !request.backward, true, params);
-      // Not EXISTS: the planner drops its ORDER BY and may scan the table for the first match.
-      // Ordered from the position, the index answers with the first entry it reads.
-      behind = `, (SELECT 1 FROM resources r WHERE ${where} AND ${other}
-                 ORDER BY ${orderBy(keys, !request.backward)} LIMIT 1) IS NOT NULL AS has_behind`;
-    }
-    const rows: Array<ResourceListRow & { has_behind?: boolean }> = await this.dataSource.query(
-      `SELECT ${listColumns(spec)}${behind} FROM resources r
-       WHERE ${conditions}
-       ORDER BY ${orderBy(keys, request.backward)}
-       LIMIT ${params.add(request.limit + 1)}`,
-      params.values,
-    );
+    const { text, values } = keysetPageStatement(scope, spec, request);
+    const rows: Array<ResourceListRow & { has_behind?: boolean }> = await this.dataSource.query(text, values);
     const hasMore = rows.length > request.limit;
     const hasBehind = rows[0]?.has_behind === true;
     const page = rows.slice(0, request.limit).map(({ has_behind: _behind, ...row }) => row);
