@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { EventCommitListener } from './event-commit-listener';
+import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
@@ -44,7 +45,7 @@ const REPOSITORIES = [
     TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
-  providers: [...REPOSITORIES, EventCommitListener],
+  providers: [...REPOSITORIES, PooledReads, EventCommitListener],
   exports: [...REPOSITORIES, EventCommitListener, RedisModule],
 })
 export class DatabaseModule {}

@@ -4,6 +4,7 @@ export * from './database.module';
 export * from './event-commit-listener';
 export * from './entities';
 export * from './migrations';
+export * from './pooled-reads';
 export * from './redis/redis.module';
 export * from './redis/worker-heartbeat.repository';
 export * from './repositories/api-key.repository';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthContext } from '@app/common';
 import type { OrganizationEntity, OrganizationRole } from '../entities/organization.entity';
-import type { SqlStatement } from './resource.repository';
+import { PooledReads, SqlStatement } from '../pooled-reads';
 
 /** An organization as the caller sees it, with the caller's role there (null: not a member). */
 export interface VisibleOrganization extends OrganizationEntity {
@@ -45,7 +45,10 @@ export function membershipsStatement(userId: string): SqlStatement {
 
 @Injectable()
 export class OrganizationRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly reads: PooledReads,
+  ) {}
 
   /** One page of the organizations the caller may see, oldest first, and how many there are. */
   async pageVisible(
@@ -173,7 +176,6 @@ export class OrganizationRepository {
 
   /** The organizations the user belongs to and their role in each (the visibility check's first step). */
   memberships(userId: string): Promise<Membership[]> {
-    const { text, values } = membershipsStatement(userId);
-    return this.dataSource.query(text, values);
+    return this.reads.rows<Membership>(membershipsStatement(userId));
   }
 }

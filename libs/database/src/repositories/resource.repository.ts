@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AuthContext } from '@app/common';
 import type { OrganizationRole } from '../entities/organization.entity';
+import { PooledReads, SqlStatement } from '../pooled-reads';
 
 /** Every field of a resource's single form, in the order views show them. */
 export const RESOURCE_FIELDS = [
@@ -97,12 +98,6 @@ export type ResourceContentRow = Pick<
   ResourceRecord,
   'id' | 'name' | 'description' | 'type' | 'status' | 'metadata' | 'tags' | 'updated_at'
 >;
-
-/** A statement as the repository sends it: its SQL and positional values. */
-export interface SqlStatement {
-  text: string;
-  values: unknown[];
-}
 
 /** Positional parameters of one statement. */
 class SqlParams {
@@ -283,13 +278,15 @@ const CONTENT_RECORD = `id text, name text, description text, type text, status 
  */
 @Injectable()
 export class ResourceRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly reads: PooledReads,
+  ) {}
 
   /** A live resource the caller can see, or null. */
   async findVisible(auth: AuthContext, id: string): Promise<ResourceRecord | null> {
-    const { text, values } = visibleResourceStatement(auth, id);
-    const rows: ResourceRecord[] = await this.dataSource.query(text, values);
-    return rows[0] ?? null;
+    const [record] = await this.reads.rows<ResourceRecord>(visibleResourceStatement(auth, id));
+    return record ?? null;
   }
 
   /** Locks a resource the caller can see for the rest of the transaction. */
@@ -396,8 +393,7 @@ export class ResourceRepository {
    * index of the sort; a page deep in the list costs what the first one does.
    */
   async pageByKeyset(scope: ResourceScope, spec: ResourceListSpec, request: KeysetPageRequest): Promise<KeysetPage> {
-    const { text, values } = keysetPageStatement(scope, spec, request);
-    const rows: Array<ResourceListRow & { has_behind?: boolean }> = await this.dataSource.query(text, values);
+    const rows = await this.reads.rows<ResourceListRow & { has_behind?: boolean }>(keysetPageStatement(scope, spec, request));
     const hasMore = rows.length > request.limit;
     const hasBehind = rows[0]?.has_behind === true;
     const page = rows.slice(0, request.limit).map(({ has_behind: _behind, ...row }) => row);
