@@ -22,14 +22,19 @@ export class AccountDirectory {
   constructor(private readonly users: UserRepository) {}
 
   async get(userId: string): Promise<AccountSnapshot | null> {
-    const now = Date.now();
-    const hit = this.cache.get(userId);
-    if (hit && hit.until > now) return hit.value;
+    const cached = this.cached(userId);
+    if (cached !== undefined) return cached;
     const row = await this.users.findAccount(userId);
     const value = row ? { role: row.role, plan: row.plan } : null;
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(userId, { value, until: now + TTL_MS });
+    this.cache.set(userId, { value, until: Date.now() + TTL_MS });
     return value;
+  }
+
+  /** The account while its cached entry is fresh (null: known not to exist), else undefined. */
+  cached(userId: string): AccountSnapshot | null | undefined {
+    const hit = this.cache.get(userId);
+    return hit && hit.until > Date.now() ? hit.value : undefined;
   }
 
   /** Drops the cached entry after a change made by this replica. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
-import { AccountDirectory } from './account-directory.service';
+import { AccountDirectory, AccountSnapshot } from './account-directory.service';
 
 /** What a credential proves; the account's role and plan are added by the factory. */
 export type VerifiedCredential = Omit<AuthContext, 'role' | 'plan'>;
@@ -17,8 +17,17 @@ const CREDENTIAL_NAMES: Record<AuthContext['credential'], string> = {
 export class AuthContextFactory {
   constructor(private readonly accounts: AccountDirectory) {}
 
-  async build(verified: VerifiedCredential): Promise<AuthContext> {
-    const account = await this.accounts.get(verified.userId);
+  /**
+   * The caller at once while the account's role and plan are cached, so that a credential
+   * verified from memory authenticates without a promise; else once the account is read.
+   */
+  build(verified: VerifiedCredential): AuthContext | Promise<AuthContext> {
+    const cached = this.accounts.cached(verified.userId);
+    if (cached !== undefined) return this.complete(verified, cached);
+    return this.accounts.get(verified.userId).then((account) => this.complete(verified, account));
+  }
+
+  private complete(verified: VerifiedCredential, account: AccountSnapshot | null): AuthContext {
     if (!account) {
       throw new AuthenticationRequiredError(`The account of this ${CREDENTIAL_NAMES[verified.credential]} no longer exists.`);
     }

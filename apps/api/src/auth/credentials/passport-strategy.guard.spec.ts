@@ -38,20 +38,47 @@ function contextOf(req: AuthenticatedRequest): ExecutionContext {
   return { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
 }
 
+/** The guard's answer as a promise, whether it answered at once (or threw) or later. */
+function outcome(guard: PassportStrategyGuard, req: AuthenticatedRequest): Promise<boolean> {
+  return Promise.resolve().then(() => guard.canActivate(contextOf(req)));
+}
+
 describe('PassportStrategyGuard', () => {
   it('sets req.auth to the caller a strategy proves, asynchronously or not', async () => {
     for (const ending of [(run: StrategyRun) => run.success(CALLER), (run: StrategyRun) => setImmediate(() => run.success(CALLER))]) {
       const req = {} as AuthenticatedRequest;
-      await expect(new RecordingGuard(strategy(ending)).canActivate(contextOf(req))).resolves.toBe(true);
+      await expect(outcome(new RecordingGuard(strategy(ending)), req)).resolves.toBe(true);
       expect(req.auth).toBe(CALLER);
     }
+  });
+
+  it('answers at once when the strategy ends within authenticate, and through a promise when it ends later', async () => {
+    const req = {} as AuthenticatedRequest;
+    expect(new RecordingGuard(strategy((run) => run.success(CALLER))).canActivate(contextOf(req))).toBe(true);
+    expect(req.auth).toBe(CALLER);
+    expect(() => new RecordingGuard(strategy((run) => run.fail(new Error('jwt expired'), 401))).canActivate(contextOf(req))).toThrow('jwt expired');
+
+    const late = new RecordingGuard(strategy((run) => setImmediate(() => run.success(CALLER)))).canActivate(contextOf(req));
+    expect(late).toBeInstanceOf(Promise);
+    await expect(late).resolves.toBe(true);
+  });
+
+  it('takes only the first ending of a strategy that ends twice', async () => {
+    const guard = new RecordingGuard(
+      strategy((run) => {
+        run.success(CALLER);
+        run.fail(new Error('too late'), 401);
+      }),
+    );
+    await expect(outcome(guard, {} as AuthenticatedRequest)).resolves.toBe(true);
+    expect(guard.verdicts).toEqual([[null, CALLER, undefined]]);
   });
 
   it('hands a failure and its challenge to the verdict', async () => {
     const challenge = new Error('jwt expired');
     const guard = new RecordingGuard(strategy((run) => run.fail(challenge, 401)));
     const req = {} as AuthenticatedRequest;
-    await expect(guard.canActivate(contextOf(req))).rejects.toThrow('jwt expired');
+    await expect(outcome(guard, req)).rejects.toThrow('jwt expired');
     expect(guard.verdicts).toEqual([[null, false, challenge]]);
     expect(req.auth).toBeUndefined();
   });
@@ -60,16 +87,16 @@ describe('PassportStrategyGuard', () => {
     const failure = new Error('database down');
     for (const ending of [(run: StrategyRun) => run.error(failure), () => { throw failure; }]) {
       const guard = new RecordingGuard(strategy(ending));
-      await expect(guard.canActivate(contextOf({} as AuthenticatedRequest))).rejects.toBe(failure);
+      await expect(outcome(guard, {} as AuthenticatedRequest)).rejects.toBe(failure);
       expect(guard.verdicts).toEqual([[failure, false, undefined]]);
     }
   });
 
   it('treats a pass and a redirect as no caller', async () => {
     const passed = new RecordingGuard(strategy((run) => run.pass()));
-    await expect(passed.canActivate(contextOf({} as AuthenticatedRequest))).rejects.toThrow('no credential');
+    await expect(outcome(passed, {} as AuthenticatedRequest)).rejects.toThrow('no credential');
     const redirected = new RecordingGuard(strategy((run) => run.redirect('https://example.com/')));
-    await expect(redirected.canActivate(contextOf({} as AuthenticatedRequest))).rejects.toThrow('cannot redirect');
+    await expect(outcome(redirected, {} as AuthenticatedRequest)).rejects.toThrow('cannot redirect');
   });
 
   it('runs each request on its own copy of the strategy', async () => {

@@ -25,24 +25,34 @@ interface StrategyOutcome {
 export abstract class PassportStrategyGuard implements CanActivate {
   protected constructor(private readonly strategy: Strategy) {}
 
-  canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    return new Promise<StrategyOutcome>((resolve) => {
-      const run = Object.create(this.strategy) as StrategyRun;
-      run.success = (auth: AuthContext) => resolve({ error: null, auth });
-      run.fail = (challenge?: unknown) => resolve({ error: null, auth: false, info: challenge });
-      run.error = (error: unknown) => resolve({ error, auth: false });
-      run.pass = () => resolve({ error: null, auth: false });
-      run.redirect = () => resolve({ error: new Error('An API credential strategy cannot redirect.'), auth: false });
-      try {
-        run.authenticate(req);
-      } catch (error) {
-        resolve({ error, auth: false });
-      }
-    }).then(({ error, auth, info }) => {
+    // A strategy that ends within `authenticate` (a credential verified from memory) is
+    // answered at once; one that ends later, through a promise.
+    let ended: StrategyOutcome | undefined;
+    let later: ((outcome: StrategyOutcome) => void) | undefined;
+    const end = (outcome: StrategyOutcome): void => {
+      if (ended !== undefined) return;
+      ended = outcome;
+      later?.(outcome);
+    };
+    const run = Object.create(this.strategy) as StrategyRun;
+    run.success = (auth: AuthContext) => end({ error: null, auth });
+    run.fail = (challenge?: unknown) => end({ error: null, auth: false, info: challenge });
+    run.error = (error: unknown) => end({ error, auth: false });
+    run.pass = () => end({ error: null, auth: false });
+    run.redirect = () => end({ error: new Error('An API credential strategy cannot redirect.'), auth: false });
+    try {
+      run.authenticate(req);
+    } catch (error) {
+      end({ error, auth: false });
+    }
+    const settle = ({ error, auth, info }: StrategyOutcome): boolean => {
       req.auth = this.verdict(error, auth, info);
       return true;
-    });
+    };
+    if (ended !== undefined) return settle(ended);
+    return new Promise<StrategyOutcome>((resolve) => (later = resolve)).then(settle);
   }
 
   /** The AuthContext the strategy proved, or the error that answers the request. */

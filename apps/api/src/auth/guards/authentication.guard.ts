@@ -23,7 +23,7 @@ export class AuthenticationGuard implements CanActivate {
     this.routes = routeAccessMemo(reflector);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const access = this.routes.get(context);
     if (access.isPublic) {
@@ -31,7 +31,9 @@ export class AuthenticationGuard implements CanActivate {
       return true;
     }
     const authenticator = detectCredential(req, this.credentials.all());
+    // A credential verified from memory answers at once, without a promise.
     const verdict = authenticator.canActivate(context);
-    return (isObservable(verdict) ? await lastValueFrom(verdict) : await verdict) === true;
+    if (typeof verdict === 'boolean') return verdict;
+    return (isObservable(verdict) ? lastValueFrom(verdict) : verdict).then((allowed) => allowed === true);
   }
 }

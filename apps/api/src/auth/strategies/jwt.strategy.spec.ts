@@ -4,7 +4,9 @@ import { Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { AuthenticationRequiredError } from '@app/common';
 import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
-import type { AuthContextFactory, VerifiedCredential } from '../auth-context.factory';
+import type { UserRepository } from '@app/database';
+import { AccountDirectory } from '../account-directory.service';
+import { AuthContextFactory } from '../auth-context.factory';
 import { JwtAuthGuard } from '../guards/jwt-auth.guard';
 import { JWT_ISSUER } from '../token.service';
 import { JwtStrategy } from './jwt.strategy';
@@ -12,7 +14,6 @@ import { JwtStrategy } from './jwt.strategy';
 const SECRET = 'unit-test-secret-0123456789abcdef0123456789';
 const NOW = Date.UTC(2026, 0, 1);
 
-const contexts = { build: (verified: VerifiedCredential) => Promise.resolve({ ...verified, role: 'user', plan: 'free' }) };
 
 function token(claims: { typ?: string; exp?: number }, secret = SECRET): string {
   const iat = Math.floor(Date.now() / 1000);
@@ -30,12 +31,16 @@ function contextOf(bearer: string): { context: ExecutionContext; req: Authentica
 
 describe('JwtStrategy and its verified-token cache', () => {
   let guard: JwtAuthGuard;
+  let accounts: AccountDirectory;
   let verifications: jest.SpyInstance;
+  const users = { findAccount: jest.fn() };
 
   beforeEach(() => {
     jest.useFakeTimers({ now: NOW });
+    users.findAccount.mockReset().mockResolvedValue({ role: 'user', plan: 'free' });
+    accounts = new AccountDirectory(users as unknown as UserRepository);
     const config = Object.assign(new AppConfig(), { APP_ENV: 'test', JWT_SECRET: SECRET });
-    guard = new JwtAuthGuard(new JwtStrategy(config, contexts as unknown as AuthContextFactory));
+    guard = new JwtAuthGuard(new JwtStrategy(config, new AuthContextFactory(accounts)));
     // passport-jwt's typings omit the static verifier it calls, which it documents for tests.
     verifications = jest.spyOn(Strategy as unknown as { JwtVerifier: (...args: unknown[]) => void }, 'JwtVerifier');
   });
@@ -59,6 +64,15 @@ describe('JwtStrategy and its verified-token cache', () => {
     expect(verifications).toHaveBeenCalledTimes(1);
     expect(second.auth).toEqual(first.auth);
     expect(second.auth).toEqual(expect.objectContaining({ userId: 'usr_1', credential: 'jwt', credentialId: 'jti_1', familyId: 'rtk_family' }));
+  });
+
+  it('answers a cached token of a cached account at once, without a promise', async () => {
+    const access = token({});
+    await authenticate(access);
+    const { context, req } = contextOf(access);
+
+    expect(guard.canActivate(context)).toBe(true);
+    expect(req.auth).toEqual(expect.objectContaining({ userId: 'usr_1', credential: 'jwt' }));
   });
 
   it('refuses a cached token once it expires, with the expiry message, by verifying it again', async () => {
@@ -88,7 +102,8 @@ describe('JwtStrategy and its verified-token cache', () => {
   it('still asks for the account on every request: a cached token of a removed account is refused', async () => {
     const access = token({});
     await authenticate(access);
-    jest.spyOn(contexts, 'build').mockRejectedValueOnce(new AuthenticationRequiredError('The account of this token no longer exists.'));
+    accounts.forget('usr_1');
+    users.findAccount.mockResolvedValueOnce(null);
 
     await expect(authenticate(access)).rejects.toThrow('no longer exists');
     expect(verifications).toHaveBeenCalledTimes(1);

@@ -12,6 +12,7 @@ import { VerifiedJwtCache } from './verified-jwt.cache';
 export const JWT_STRATEGY = 'jwt';
 
 const tokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /**
  * `Authorization: Bearer <access token>`: signature, algorithm, audience and kind. A token
@@ -39,21 +40,37 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
     });
   }
 
-  /** passport-jwt's verification, unless this exact token was verified before and has not expired. */
+  /**
+   * passport-jwt's verification, unless this exact token was verified before and has not
+   * expired; then, with the account cached too, the caller is known without a promise.
+   */
   override authenticate(req: Request, options?: object): void {
     const token = tokenOf(req);
     const claims = token === null ? undefined : this.verified.claimsOf(token);
     if (claims === undefined) return super.authenticate(req, options);
-    this.validate(req, claims).then(
-      (auth) => this.success(auth),
-      (error: unknown) => this.error(error instanceof Error ? error : new Error(String(error))),
+    let auth: AuthContext | Promise<AuthContext>;
+    try {
+      auth = this.callerOf(claims);
+    } catch (error) {
+      return this.error(asError(error));
+    }
+    if (!(auth instanceof Promise)) return this.success(auth);
+    auth.then(
+      (caller) => this.success(caller),
+      (error: unknown) => this.error(asError(error)),
     );
   }
 
+  /** Called by passport-jwt once it has verified a token. */
   async validate(req: Request, claims: TokenClaims): Promise<AuthContext> {
-    if (claims.typ !== 'access') throw new AuthenticationRequiredError('Use an access token, not a refresh token.');
+    const caller = await this.callerOf(claims);
     const token = tokenOf(req);
     if (token !== null) this.verified.remember(token, claims);
+    return caller;
+  }
+
+  private callerOf(claims: TokenClaims): AuthContext | Promise<AuthContext> {
+    if (claims.typ !== 'access') throw new AuthenticationRequiredError('Use an access token, not a refresh token.');
     return this.contexts.build({
       userId: claims.sub,
       credential: 'jwt',
