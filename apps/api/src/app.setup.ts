@@ -1,12 +1,14 @@
 import { DynamicModule, NestApplicationOptions, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request, Response } from 'express';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { answerClientErrorsInEnvelope } from './common/http/client-error-responder';
 import { EnvelopeExpressAdapter } from './common/http/envelope-express-adapter';
 import { bodyParserMiddleware } from './common/middleware/body-parser.middleware';
+import { inOrder } from './common/middleware/in-order';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware';
 import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
 import { createHttpLogger } from './logging/http-logger';
@@ -50,14 +52,17 @@ export function configureApiApp(app: NestExpressApplication): void {
   Object.defineProperty(express.request, 'fresh', { get: () => false });
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it.
-  app.use(requestIdMiddleware);
-  app.use(createHttpLogger(app.get(ROOT_LOGGER)));
-  app.use(app.get(HttpMetrics).middleware);
-  app.use(legacyApiMiddleware);
+  app.use(
+    inOrder<Request, Response>(
+      requestIdMiddleware,
+      createHttpLogger(app.get(ROOT_LOGGER)),
+      app.get(HttpMetrics).middleware,
+      legacyApiMiddleware,
+      bodyParserMiddleware,
+    ),
+  );
   app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });
   setupOpenApi(app, API_PREFIX);
-  // After the documentation's routes, which take no body; before every endpoint.
-  app.use(bodyParserMiddleware);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 }

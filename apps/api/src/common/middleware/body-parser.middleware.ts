@@ -32,7 +32,7 @@ function run(parser: Parser, req: Request, res: Response): Promise<void> {
 }
 
 /**
- * Parses request bodies, as the last Express middleware before the routes: malformed JSON and
+ * Parses request bodies, the last of the early middleware (`configureApiApp`): malformed JSON and
  * non-object bodies are `invalid_request`, other media types 415, bodies over 1 MiB 413, each
  * handed to Nest's exception layer and so to the exception filter. Then the query and the body
  * go through the one text rule (no NUL, no lone surrogate, bounded depth and size) before any
