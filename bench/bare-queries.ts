@@ -48,14 +48,16 @@ export async function findResource(pool: Pool, owner: string, id: string): Promi
 /** One cursor page of the owner's live resources, newest first, as the listing answers it. */
 export async function cursorPage(pool: Pool, owner: string, limit: number, cursor: string | null): Promise<unknown> {
   const auth = callerOf(owner);
-  const memberships = await pool.query<Membership>(membershipsStatement(owner));
+  const membershipsRead = membershipsStatement(owner);
+  const memberships = await pool.query<Membership>(membershipsRead.text, membershipsRead.values);
   const scope = { auth, roles: new Map(memberships.rows.map((m) => [m.organizationId, m.role])) };
   const position = cursor ? (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as string[]) : null;
-  const { rows } = await pool.query<ResourceListRow>(keysetPageStatement(scope, DEFAULT_LIST, { position, backward: false, limit }));
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const page = keysetPageStatement(scope, DEFAULT_LIST, { position, backward: false, limit });
+  const { rows } = await pool.query<ResourceListRow>(page.text, page.values);
+  const data = rows.slice(0, limit);
+  const last = data[data.length - 1];
   const next = rows.length > limit && last ? Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url') : null;
-  return { data: page, meta: { cursor: { next, prev: null, has_more: next !== null }, limit } };
+  return { data, meta: { cursor: { next, prev: null, has_more: next !== null }, limit } };
 }
 
 /** One offset page of the owner's live resources and their total, in one statement. */

@@ -21,7 +21,8 @@ export class PooledReads {
   async rows<T extends QueryResultRow>(statement: SqlStatement): Promise<T[]> {
     // TypeORM types its PostgreSQL driver's pool as `any`; it is pg's Pool.
     const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const result = await pool.query<T>(statement);
+    // Text and values apart: given a config object, pg copies it through property descriptors.
+    const result = await pool.query<T>(statement.text, statement.values);
     return result.rows;
   }
 }
