@@ -40,6 +40,9 @@ function run(parser: Parser, req: Request, res: Response): Promise<void> {
  * a route per excluded prefix path, which every request was matched against.
  */
 export function bodyParserMiddleware(req: Request, res: Response, next: NextFunction): void {
+  // Express 5 parses the query string again at every read of `req.query`: it is parsed once
+  // here and kept, for the text rule and every later reader.
+  Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
   // Most requests have no body: they pass without a promise.
   if (!hasBody(req)) {
     req.body = {};

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, KeyObject, timingSafeEqual } from 'node:crypto';
 import { AppConfig } from '@app/config';
 import { InvalidRequestError } from '@app/common';
 
@@ -19,6 +19,8 @@ interface CursorPayload {
 }
 
 const MAC_BYTES = 16;
+/** Binding hashes kept: a listing's pages share their binding, so most are hashed once. */
+const MAX_BINDING_HASHES = 10_000;
 const MAX_TOKEN_LENGTH = 4096;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]+$/;
 
@@ -42,11 +44,13 @@ function isPayload(value: unknown): value is CursorPayload {
  */
 @Injectable()
 export class SignedCursorCodec {
-  private readonly key: Buffer;
+  private readonly key: KeyObject;
+  private readonly bindingHashes = new Map<string, string>();
 
   constructor(config: AppConfig) {
-    // A key of its own, derived once from the service secret.
-    this.key = createHmac('sha256', config.jwtSecret).update('rms:list-cursor:v1').digest();
+    // A key of its own, derived once from the service secret; a KeyObject, so that each tag
+    // does not import the key again.
+    this.key = createSecretKey(createHmac('sha256', config.jwtSecret).update('rms:list-cursor:v1').digest());
   }
 
   encode(cursor: ListCursor, binding: string): string {
@@ -83,6 +87,12 @@ export class SignedCursorCodec {
   }
 
   private bindingHash(binding: string): string {
-    return createHash('sha256').update(binding).digest('base64url').slice(0, 16);
+    let hash = this.bindingHashes.get(binding);
+    if (hash === undefined) {
+      hash = createHash('sha256').update(binding).digest('base64url').slice(0, 16);
+      if (this.bindingHashes.size >= MAX_BINDING_HASHES) this.bindingHashes.clear();
+      this.bindingHashes.set(binding, hash);
+    }
+    return hash;
   }
 }
