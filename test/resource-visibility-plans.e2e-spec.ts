@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { PooledReads, SqlStatement } from '@app/database';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 
 /**
  * The organization visibility predicate keeps list queries on indexes: a member of three
  * organizations, among many rows they cannot see, lists resources (offset and cursor pages)
  * without a sequential scan of resources. The statements are the ones the API runs, recorded
- * as they pass through the data source, then EXPLAINed on ANALYZEd tables.
+ * as they pass through the data source or the pooled reads, then EXPLAINed on ANALYZEd tables.
  */
 describe('Resource list plans under organization visibility', () => {
   let t: TestApp;
@@ -51,16 +52,27 @@ describe('Resource list plans under organization visibility', () => {
 
   async function plansOf(path: string): Promise<string[]> {
     const recorded: Array<{ sql: string; params: unknown[] }> = [];
+    const record = (sql: string, params: unknown[] = []): void => {
+      if (/FROM resources r/.test(sql)) recorded.push({ sql, params });
+    };
     const query = db.query.bind(db);
-    const spy = jest.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) => {
-      if (/FROM resources r/.test(sql)) recorded.push({ sql, params: params ?? [] });
-      return query(sql, params);
-    });
+    const reads = t.app.get(PooledReads);
+    const read = reads.rows.bind(reads);
+    const spies = [
+      jest.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) => {
+        record(sql, params);
+        return query(sql, params);
+      }),
+      jest.spyOn(reads, 'rows').mockImplementation((statement: SqlStatement) => {
+        record(statement.text, statement.values);
+        return read(statement);
+      }),
+    ];
     try {
       const res = await t.http.get(path).set(as(member)).expect(200);
       expect(res.body.data.length).toBeGreaterThan(0);
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
     expect(recorded.length).toBeGreaterThan(0);
     const plans: string[] = [];

@@ -19,6 +19,10 @@ import { UsersModule } from './users/users.module';
 import { REQUEST_PIPELINE } from './request-pipeline';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
+/**
+ * Express tries routes in the order modules are imported: the resources, the routes most
+ * requests take, come first, so that a request to them passes no other route's matcher.
+ */
 @Module({
   imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, ResourcesModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule],
   providers: REQUEST_PIPELINE,
