@@ -12,9 +12,9 @@ import {
   Membership,
   membershipsStatement,
   ResourceListRow,
-  ResourceListSpec,
   visibleResourceStatement,
 } from '@app/database';
+import { parseResourceListQuery } from '../apps/api/src/resources/resource-list-query';
 
 const iso = (column: string): string =>
   `to_char(r.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
@@ -22,12 +22,8 @@ const LIST = `r.id, ${iso('created_at')}, r.name, r.type, r.status, ${iso('updat
 const ORDER = 'r.created_at DESC, r.id DESC';
 const LIVE = 'r.deleted_at IS NULL AND r.owner_id = $1';
 
-/** What `GET /resources?limit=N` asks for: the default sort and list fields. */
-const DEFAULT_LIST: ResourceListSpec = {
-  filter: {},
-  sort: [{ field: 'created_at', descending: true }],
-  fields: ['name', 'type', 'status', 'created_at', 'updated_at'],
-};
+/** What `GET /resources?limit=N` asks for (the default sort and list fields), as the service reads it. */
+const DEFAULT_LIST = parseResourceListQuery({ limit: '20' }).spec;
 
 const callerOf = (owner: string): AuthContext => ({
   userId: owner,

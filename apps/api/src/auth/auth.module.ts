@@ -11,6 +11,7 @@ import { AuthenticationGuard } from './guards/authentication.guard';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { RevocationCheckGuard } from './guards/revocation-check.guard';
 import { ScopeGuard } from './guards/scope.guard';
+import { RouteAccessReader } from './route-access';
 import { ScopeDeclarationCheck } from './scope-declaration.check';
 import { JwtStrategy } from './strategies/jwt.strategy';
 import { PasswordHasher } from './password-hasher';
@@ -42,6 +43,7 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     JwtAuthGuard,
     ScopeDeclarationCheck,
     // Registered as global guards, in their order, by the request pipeline.
+    RouteAccessReader,
     AuthenticationGuard,
     ScopeGuard,
     RevocationCheckGuard,

@@ -1,4 +1,5 @@
-import type { Reflector } from '@nestjs/core';
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { ScopeArea } from '@app/common';
 import { ACCEPTS_CLIENT_BASIC, ACCEPTS_LEGACY_TOKEN, IS_PUBLIC } from '../common/decorators/public.decorator';
 import { SCOPE_AREA } from '../common/decorators/scope.decorator';
@@ -13,17 +14,26 @@ export interface RouteAccess {
   /** Takes HTTP Basic client authentication, a removed method everywhere else. */
   acceptsClientBasic: boolean;
   userLoginOnly: boolean;
-  /** `null`: any credential; `undefined`: undeclared, which the startup check refuses. */
+  /** `null`: every credential may call it; `undefined`: undeclared, which the startup check refuses. */
   scopeArea: ScopeArea | null | undefined;
 }
 
-/** Each route's access rules, read through the Reflector once per route. */
-export function routeAccessMemo(reflector: Reflector): PerRouteMemo<RouteAccess> {
-  return new PerRouteMemo((targets) => ({
-    isPublic: reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true,
-    acceptsLegacyToken: reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_LEGACY_TOKEN, targets) === true,
-    acceptsClientBasic: reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_CLIENT_BASIC, targets) === true,
-    userLoginOnly: reflector.getAllAndOverride<boolean | undefined>(USER_LOGIN_ONLY, targets) === true,
-    scopeArea: reflector.getAllAndOverride<ScopeArea | null | undefined>(SCOPE_AREA, targets),
-  }));
+/** Each route's access rules, read through the Reflector once per route and shared by the guards. */
+@Injectable()
+export class RouteAccessReader {
+  private readonly routes: PerRouteMemo<RouteAccess>;
+
+  constructor(reflector: Reflector) {
+    this.routes = new PerRouteMemo((targets) => ({
+      isPublic: reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true,
+      acceptsLegacyToken: reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_LEGACY_TOKEN, targets) === true,
+      acceptsClientBasic: reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_CLIENT_BASIC, targets) === true,
+      userLoginOnly: reflector.getAllAndOverride<boolean | undefined>(USER_LOGIN_ONLY, targets) === true,
+      scopeArea: reflector.getAllAndOverride<ScopeArea | null | undefined>(SCOPE_AREA, targets),
+    }));
+  }
+
+  of(context: ExecutionContext): RouteAccess {
+    return this.routes.get(context);
+  }
 }

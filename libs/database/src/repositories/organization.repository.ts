@@ -31,7 +31,6 @@ function visibleFrom(auth: AuthContext, params: unknown[]): string {
   return auth.role === 'admin' ? `${join} WHERE TRUE` : `${join} WHERE m.user_id IS NOT NULL`;
 }
 
-/** SQL for organizations and their members. */
 /** A caller's role in one organization. */
 export interface Membership {
   organizationId: string;
@@ -43,6 +42,7 @@ export function membershipsStatement(userId: string): SqlStatement {
   return { text: `SELECT organization_id AS "organizationId", role FROM organization_members WHERE user_id = $1`, values: [userId] };
 }
 
+/** SQL for organizations and their members. */
 @Injectable()
 export class OrganizationRepository {
   constructor(

@@ -1,11 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
-import { PerRouteMemo } from '../../common/routing/per-route-memo';
 import { detectCredential, refuseRemovedMethods } from '../credential-detector';
 import { CredentialRegistry } from '../credentials/credential-registry';
-import { RouteAccess, routeAccessMemo } from '../route-access';
+import { RouteAccessReader } from '../route-access';
 
 /**
  * The one global guard: denies by default, refuses removed methods on every route, lets
@@ -14,18 +12,14 @@ import { RouteAccess, routeAccessMemo } from '../route-access';
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
-  private readonly routes: PerRouteMemo<RouteAccess>;
-
   constructor(
-    reflector: Reflector,
+    private readonly routes: RouteAccessReader,
     private readonly credentials: CredentialRegistry,
-  ) {
-    this.routes = routeAccessMemo(reflector);
-  }
+  ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const access = this.routes.get(context);
+    const access = this.routes.of(context);
     if (access.isPublic) {
       refuseRemovedMethods(req, { legacyToken: access.acceptsLegacyToken, clientBasic: access.acceptsClientBasic });
       return true;

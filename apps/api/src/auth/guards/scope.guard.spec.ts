@@ -4,6 +4,7 @@ import { ALL_SCOPES, AuthContext, CredentialKind, InsufficientPermissionsError, 
 import { Public } from '../../common/decorators/public.decorator';
 import { ScopeArea } from '../../common/decorators/scope.decorator';
 import { UserLoginOnly } from '../decorators/user-login-only.decorator';
+import { RouteAccessReader } from '../route-access';
 import { requiredScope, ScopeGuard } from './scope.guard';
 
 type Handler = () => void;
@@ -31,7 +32,7 @@ function areaController(area: (typeof SCOPE_AREAS)[number]): new () => { handle:
 }
 
 describe('ScopeGuard (decisions 9)', () => {
-  const guard = new ScopeGuard(new Reflector());
+  const guard = new ScopeGuard(new RouteAccessReader(new Reflector()));
 
   describe.each(SCOPE_AREAS)('area %s', (area) => {
     const controller = areaController(area);

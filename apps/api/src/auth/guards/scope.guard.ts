@@ -1,9 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { AuthContext, CredentialKind, InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
 import { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
-import { PerRouteMemo } from '../../common/routing/per-route-memo';
-import { RouteAccess, routeAccessMemo } from '../route-access';
+import { RouteAccessReader } from '../route-access';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -25,14 +23,10 @@ export function requiredScope(method: string, area: ScopeArea): Scope {
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {
-  private readonly routes: PerRouteMemo<RouteAccess>;
-
-  constructor(reflector: Reflector) {
-    this.routes = routeAccessMemo(reflector);
-  }
+  constructor(private readonly routes: RouteAccessReader) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const access = this.routes.get(context);
+    const access = this.routes.of(context);
     if (access.isPublic) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const auth = req.auth;
