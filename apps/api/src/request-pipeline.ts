@@ -5,7 +5,7 @@ import { RevocationCheckGuard } from './auth/guards/revocation-check.guard';
 import { ScopeGuard } from './auth/guards/scope.guard';
 import { AppExceptionFilter } from './common/filters/app-exception.filter';
 import { IdempotencyGuard } from './common/idempotency/idempotency.guard';
-import { createValidationPipe } from './common/validation/app-validation.pipe';
+import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
 
@@ -36,5 +36,5 @@ export const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_GUARD, useExisting: RevocationCheckGuard },
   { provide: APP_GUARD, useExisting: IdempotencyGuard },
   // Pipe: bodies and queries into their DTOs, every bad field listed.
-  { provide: APP_PIPE, useFactory: createValidationPipe },
+  { provide: APP_PIPE, useClass: AppValidationPipe },
 ];

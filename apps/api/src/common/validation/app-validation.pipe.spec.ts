@@ -1,0 +1,42 @@
+import { ValidationError } from '@app/common';
+import { IsInt, Min } from 'class-validator';
+import { AppValidationPipe } from './app-validation.pipe';
+
+class PageDto {
+  @IsInt()
+  @Min(1)
+  page!: number;
+}
+
+describe('AppValidationPipe', () => {
+  const pipe = new AppValidationPipe();
+
+  it('hands back values without a DTO synchronously and unchanged', () => {
+    const auth = { userId: 'usr_1' };
+    const query = { fields: 'name' };
+    expect(pipe.transform(auth, { type: 'custom', metatype: Object })).toBe(auth);
+    expect(pipe.transform('res_1', { type: 'param', metatype: String, data: 'id' })).toBe('res_1');
+    expect(pipe.transform(query, { type: 'query', metatype: Object })).toBe(query);
+    expect(pipe.transform(query, { type: 'query', metatype: undefined })).toBe(query);
+  });
+
+  it('leaves conversions of primitive parameters to ValidationPipe', async () => {
+    await expect(pipe.transform('5', { type: 'param', metatype: Number, data: 'n' })).resolves.toBe(5);
+    await expect(pipe.transform('true', { type: 'query', metatype: Boolean, data: 'on' })).resolves.toBe(true);
+    await expect(pipe.transform(7, { type: 'query', metatype: String, data: 'q' })).resolves.toBe('7');
+  });
+
+  it('turns a valid body into its DTO', async () => {
+    const dto = await pipe.transform({ page: 2 }, { type: 'body', metatype: PageDto });
+    expect(dto).toBeInstanceOf(PageDto);
+    expect(dto).toEqual({ page: 2 });
+  });
+
+  it('refuses a bad or unknown field of a DTO with every problem listed', async () => {
+    const refused = pipe.transform({ page: 0, extra: true }, { type: 'body', metatype: PageDto });
+    await expect(refused).rejects.toBeInstanceOf(ValidationError);
+    await expect(refused).rejects.toMatchObject({
+      details: expect.arrayContaining([expect.objectContaining({ field: 'page' }), expect.objectContaining({ field: 'extra' })]),
+    });
+  });
+});
