@@ -78,9 +78,22 @@ export class ResourceProjectionView extends IntersectionType(
   PartialType(OmitType(ResourceView, ['id'] as const)),
 ) {}
 
-/** The record as SQL returned it, without the version. */
-export function toResourceView({ version: _version, ...view }: ResourceRecord): ResourceView {
-  return view;
+/** The single form of a resource: every column but the version, in the order of the schema. */
+export function toResourceView(record: ResourceRecord): ResourceView {
+  return {
+    id: record.id,
+    name: record.name,
+    description: record.description,
+    type: record.type,
+    status: record.status,
+    metadata: record.metadata,
+    tags: record.tags,
+    owner_id: record.owner_id,
+    organization_id: record.organization_id,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    deleted_at: record.deleted_at,
+  };
 }
 
 export function toResourceListItemView(row: ResourceListRow): ResourceListItemView {

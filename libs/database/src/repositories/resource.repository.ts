@@ -396,7 +396,8 @@ export class ResourceRepository {
     const rows = await this.reads.rows<ResourceListRow & { has_behind?: boolean }>(keysetPageStatement(scope, spec, request));
     const hasMore = rows.length > request.limit;
     const hasBehind = rows[0]?.has_behind === true;
-    const page = rows.slice(0, request.limit).map(({ has_behind: _behind, ...row }) => row);
+    // The rows keep their `has_behind` column: every view of a row picks its own fields.
+    const page: ResourceListRow[] = rows.slice(0, request.limit);
     if (request.backward) page.reverse();
     return { rows: page, hasMore, hasBehind };
   }
