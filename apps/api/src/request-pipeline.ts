@@ -1,11 +1,11 @@
 import { Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthenticationGuard } from './auth/guards/authentication.guard';
 import { RevocationCheckGuard } from './auth/guards/revocation-check.guard';
 import { ScopeGuard } from './auth/guards/scope.guard';
 import { AppExceptionFilter } from './common/filters/app-exception.filter';
 import { IdempotencyGuard } from './common/idempotency/idempotency.guard';
-import { AppValidationPipe } from './common/validation/app-validation.pipe';
+import { ValidationPipeBinding } from './common/validation/validation-pipe.binding';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
 
@@ -35,6 +35,7 @@ export const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_GUARD, useExisting: RateLimitGuard },
   { provide: APP_GUARD, useExisting: RevocationCheckGuard },
   { provide: APP_GUARD, useExisting: IdempotencyGuard },
-  // Pipe: bodies and queries into their DTOs, every bad field listed.
-  { provide: APP_PIPE, useClass: AppValidationPipe },
+  // Validation: bodies and queries into their DTOs, every bad field listed; bound to the
+  // parameters that have something to check rather than registered as a global pipe.
+  ValidationPipeBinding,
 ];

@@ -1,4 +1,4 @@
-import { ArgumentMetadata, PipeTransform, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Paramtype, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { ValidationError } from '@app/common';
 import { toFieldProblems } from './validation-problems';
 
@@ -6,12 +6,19 @@ import { toFieldProblems } from './validation-problems';
 const PASSED_AS_IS = new Set<unknown>([undefined, null, Object, Array, Buffer, Date]);
 
 /**
- * The global pipe: transforms plain bodies and queries into their DTOs, refuses unknown and
- * read-only fields, and lists every offending field in `details`.
- *
- * Most parameters have no DTO (custom decorators, ids, raw queries, headers): they are answered
- * here, synchronously, with the value ValidationPipe would return, without the promise its
- * `transform` makes for every parameter of every request.
+ * Whether ValidationPipe could change or refuse a handler parameter of this kind: DTO bodies and
+ * queries, and typed query values. Custom decorators are not validated, untyped values pass as
+ * they are, and a route parameter (`:id`) is always a string.
+ */
+export function isValidatedParameter(type: Paramtype, metatype: unknown): boolean {
+  if (type === 'custom' || PASSED_AS_IS.has(metatype)) return false;
+  return !(type === 'param' && metatype === String);
+}
+
+/**
+ * The validation pipe: transforms plain bodies and queries into their DTOs, refuses unknown and
+ * read-only fields, and lists every offending field in `details`. A value with nothing to check
+ * (a string where a string is declared) is answered synchronously, as ValidationPipe would.
  */
 export class AppValidationPipe implements PipeTransform {
   private readonly validation = new ValidationPipe({
@@ -24,11 +31,9 @@ export class AppValidationPipe implements PipeTransform {
   });
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (passesAsIs(value, metadata)) return value;
+    if (!isValidatedParameter(metadata.type, metadata.metatype) || (metadata.metatype === String && typeof value === 'string')) {
+      return value;
+    }
     return this.validation.transform(value, metadata);
   }
-}
-
-function passesAsIs(value: unknown, { type, metatype }: ArgumentMetadata): boolean {
-  return type === 'custom' || PASSED_AS_IS.has(metatype) || (metatype === String && typeof value === 'string');
 }
