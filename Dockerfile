@@ -24,9 +24,13 @@ COPY --chmod=755 <<'EOF' /usr/local/bin/rms
 #!/bin/sh
 set -e
 case "$1" in
-  api|worker)
+  api)
     node dist/apps/api/src/cli.js db:prepare
-    exec node "dist/apps/$1/src/main.js" ;;
+    # The flags of `npm run start:api` in package.json (docs/decisions.md).
+    exec node --max-semi-space-size=64 dist/apps/api/src/main.js ;;
+  worker)
+    node dist/apps/api/src/cli.js db:prepare
+    exec node dist/apps/worker/src/main.js ;;
   cli)
     shift
     exec node dist/apps/api/src/cli.js "$@" ;;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { Client } from 'pg';
-import { BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_${RUN}`;
@@ -46,9 +46,10 @@ function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv): Chi
 
 /**
  * The floor, the baseline and the variants run compiled, as the service does: under ts-node
- * every process also loads Node's `domain` module, which slows every event emitted.
+ * every process also loads Node's `domain` module, which slows every event emitted. All of them
+ * run with the V8 flags the service runs with, so that the comparison is of code alone.
  */
-const compiled = (name: string): string[] => [join(__dirname, `${name}.js`)];
+const compiled = (name: string): string[] => [...API_NODE_FLAGS, join(__dirname, `${name}.js`)];
 
 async function waitFor(url: string): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
@@ -255,7 +256,7 @@ async function main(): Promise<void> {
   await db.connect();
 
   try {
-    startProcess('api', ['dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.api) });
+    startProcess('api', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.api) });
     await waitFor(`http://127.0.0.1:${PORTS.api}/health/ready`);
 
     const credentials = { email: `bench_${RUN}@example.com`, username: `bench_${RUN}`, password: 'benchmark-password' };

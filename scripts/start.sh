@@ -30,5 +30,5 @@ npm run build
 node dist/apps/api/src/cli.js db:prepare
 
 exec node_modules/.bin/concurrently --kill-others --names api,worker --prefix-colors cyan,magenta \
-  "node dist/apps/api/src/main.js" \
-  "node dist/apps/worker/src/main.js"
+  "npm run --silent start:api" \
+  "npm run --silent start:worker"
