@@ -18,7 +18,8 @@ export function isValidatedParameter(type: Paramtype, metatype: unknown): boolea
 /**
  * The validation pipe: transforms plain bodies and queries into their DTOs, refuses unknown and
  * read-only fields, and lists every offending field in `details`. A value with nothing to check
- * (a string where a string is declared) is answered synchronously, as ValidationPipe would.
+ * (a string where a string is declared, or a parameter `isValidatedParameter` leaves out, should
+ * a module bind the pipe there) is answered synchronously, as ValidationPipe would answer it.
  */
 export class AppValidationPipe implements PipeTransform {
   private readonly validation = new ValidationPipe({
