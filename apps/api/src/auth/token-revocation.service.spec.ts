@@ -50,6 +50,22 @@ describe('TokenRevocationService', () => {
     expect(await revocations.checkPending(auth)).toBe(false);
   });
 
+  it('checks a session by its own mark, and words its refusal as a session', async () => {
+    const session: AuthContext = { ...jwtCaller(), credential: 'session', familyId: undefined, expiresAt: undefined };
+    expect(revocations.pendingMarks(session)).toEqual([`revoked:ses:${session.credentialId}`]);
+    await revocations.revokeSession(session.credentialId, 60);
+    expect(await revocations.checkPending(session)).toBe(true);
+    expect(await redis.ttl(`revoked:ses:${session.credentialId}`)).toBeGreaterThan(50);
+    expect(revocations.revokedError(session).message).toMatch(/session has ended/);
+    expect(revocations.revokedError(jwtCaller()).message).toMatch(/access token has been revoked/);
+  });
+
+  it('has no marks for an API key or an OAuth token', () => {
+    for (const credential of ['api_key', 'oauth'] as const) {
+      expect(revocations.pendingMarks({ ...jwtCaller(), credential })).toEqual([]);
+    }
+  });
+
   it('fails every check of a batch whose round trip fails, with its error', async () => {
     const failure = new Error('Connection is closed.');
     const failing = { pipeline: () => ({ exists: jest.fn(), exec: () => Promise.reject(failure) }) };

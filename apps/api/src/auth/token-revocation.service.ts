@@ -15,13 +15,15 @@ const FAMILY_MARK_TTL_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60;
 const MAX_CHECKS_PER_CALL = 256;
 
 /**
- * Revoked access tokens and refresh families, kept in Redis so that every API replica honours
- * them. Entries expire when the longest-lived access token they could cover would.
+ * Revoked access tokens and refresh families, and ended sessions, kept in Redis as marks so that
+ * every API replica honours them. Entries expire when the longest-lived credential they could
+ * cover would.
  *
- * A JWT is checked once per request, after authentication: on a rate-limited route by the
- * rate-limit script in the same round trip as the count (`settle`), elsewhere by
+ * A JWT or a session is checked once per request, after authentication: on a rate-limited route
+ * by the rate-limit script in the same round trip as the count (`settle`), elsewhere by
  * RevocationCheckGuard (`checkPending`), the last guard, where the checks made in one turn of
- * the event loop share one pipelined round trip.
+ * the event loop share one pipelined round trip. The session's mark is what lets a replica
+ * authenticate a session it remembers without reading it again.
  */
 @Injectable()
 export class TokenRevocationService {
@@ -41,10 +43,17 @@ export class TokenRevocationService {
     await this.redis.set(`revoked:fam:${familyId}`, '1', 'EX', FAMILY_MARK_TTL_SECONDS);
   }
 
+  /** Marks a session ended, for as long as it could have lasted. */
+  async revokeSession(sessionId: string, ttlSeconds: number): Promise<void> {
+    await this.redis.set(`revoked:ses:${sessionId}`, '1', 'EX', ttlSeconds);
+  }
+
   /** The Redis keys whose existence revokes this request's credential, unless already checked. */
   pendingMarks(auth: AuthContext | undefined): string[] {
-    if (!auth || auth.credential !== 'jwt' || this.checked.has(auth)) return [];
-    return [`revoked:jti:${auth.credentialId}`, `revoked:fam:${auth.familyId ?? ''}`];
+    if (!auth || this.checked.has(auth)) return [];
+    if (auth.credential === 'jwt') return [`revoked:jti:${auth.credentialId}`, `revoked:fam:${auth.familyId ?? ''}`];
+    if (auth.credential === 'session') return [`revoked:ses:${auth.credentialId}`];
+    return [];
   }
 
   /** Records that the marks were found absent by a check made elsewhere. */
@@ -72,8 +81,12 @@ export class TokenRevocationService {
     });
   }
 
-  /** The 401 of a revoked token, whichever check found it. */
-  revokedError(): AuthenticationRequiredError {
-    return new AuthenticationRequiredError('The access token has been revoked. Log in again.');
+  /** The 401 of a revoked credential, whichever check found it. */
+  revokedError(auth: AuthContext | undefined): AuthenticationRequiredError {
+    return new AuthenticationRequiredError(
+      auth?.credential === 'session'
+        ? 'The session has ended. Log in again with POST /v2/session/login.'
+        : 'The access token has been revoked. Log in again.',
+    );
   }
 }

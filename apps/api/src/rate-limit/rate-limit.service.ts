@@ -35,13 +35,14 @@ export class RateLimitService {
     if (!this.enabled || this.charged.has(req) || isExemptPath(req.path)) return;
     this.charged.add(req);
     const quota = quotaOf(req, this.limits);
-    const window = await this.windows.hit(quota.bucket, RATE_WINDOW_MS, quota.limit, this.revocations.pendingMarks(req.auth));
+    const auth = req.auth;
+    const window = await this.windows.hit(quota.bucket, RATE_WINDOW_MS, quota.limit, this.revocations.pendingMarks(auth));
     if (window === REVOKED) {
       this.charged.delete(req);
       req.auth = undefined;
-      throw this.revocations.revokedError();
+      throw this.revocations.revokedError(auth);
     }
-    if (req.auth) this.revocations.settle(req.auth);
+    if (auth) this.revocations.settle(auth);
     res.set(rateLimitHeaders(quota, window));
     if (window.isBlocked) throw new RateLimitExceededError(window.timeToBlockExpire);
   }

@@ -26,7 +26,7 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
 
   async validate(req: Request): Promise<AuthContext> {
     const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const session = cookie ? await this.store.find(cookie) : null;
+    const session = cookie ? await this.store.findRemembered(cookie) : null;
     if (!session) {
       throw new AuthenticationRequiredError('The session has ended or is not valid. Log in again with POST /v2/session/login.');
     }

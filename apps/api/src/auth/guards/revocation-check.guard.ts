@@ -18,9 +18,10 @@ export class RevocationCheckGuard implements CanActivate {
   }
 
   private async check(req: AuthenticatedRequest): Promise<boolean> {
-    if (req.auth && (await this.revocations.checkPending(req.auth))) {
+    const auth = req.auth;
+    if (auth && (await this.revocations.checkPending(auth))) {
       req.auth = undefined;
-      throw this.revocations.revokedError();
+      throw this.revocations.revokedError(auth);
     }
     return true;
   }
