@@ -4,6 +4,10 @@ import { Paginated } from '@app/common';
 
 type Envelope = { data: unknown; meta?: Record<string, unknown> } | undefined;
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** Statuses that carry no body: Express strips it, so they keep its path. */
+const BODYLESS_STATUSES = new Set([204, 205, 304]);
+
 /** A record as `{ data }`, a Paginated as `{ data, meta }`, nothing as no body. */
 function toEnvelope(value: unknown): Envelope {
   if (value === undefined || value === null) return undefined;
@@ -12,13 +16,43 @@ function toEnvelope(value: unknown): Envelope {
 }
 
 /**
+ * Whether Express's `res.json` would do nothing but serialize, label and send: not a HEAD
+ * request, not a conditional one (its freshness check could make a 304), no media type chosen
+ * by the handler, no bodyless status, and no `send` wrapped for this response (the
+ * Idempotency-Key guard captures the answer through one).
+ */
+function sendsPlainJson(res: Response, status: number): boolean {
+  const headers = res.req.headers;
+  return (
+    res.req.method !== 'HEAD' &&
+    headers['if-none-match'] === undefined &&
+    headers['if-modified-since'] === undefined &&
+    !BODYLESS_STATUSES.has(status) &&
+    res.getHeader('content-type') === undefined &&
+    !Object.prototype.hasOwnProperty.call(res, 'send')
+  );
+}
+
+/**
  * Express as Nest drives it, with every handler's result sent in the envelope. The envelope
  * is applied where Nest sends a result rather than in an interceptor: Nest builds an rxjs
  * chain and binds an AsyncResource per interceptor on every request. Errors never pass here;
  * the exception filter writes them.
+ *
+ * A plain JSON answer is written directly, with the bytes and headers `res.json` would give
+ * (the app sets no JSON replacer, spaces or escaping): Express's `send` parses and rebuilds the
+ * Content-Type twice and checks freshness on every answer, about 5% of a read's time.
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    return super.reply(response, toEnvelope(body), statusCode);
+    const envelope = toEnvelope(body);
+    if (envelope === undefined || !sendsPlainJson(response, statusCode ?? response.statusCode)) {
+      return super.reply(response, envelope, statusCode);
+    }
+    if (statusCode) response.statusCode = statusCode;
+    const json = JSON.stringify(envelope);
+    response.setHeader('Content-Type', JSON_CONTENT_TYPE);
+    response.setHeader('Content-Length', Buffer.byteLength(json));
+    return response.end(json);
   }
 }

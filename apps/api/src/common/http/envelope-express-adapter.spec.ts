@@ -1,0 +1,123 @@
+import { CanActivate, Controller, ExecutionContext, Get, Header, HttpCode, INestApplication, Module, Post, Res, UseGuards } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Response } from 'express';
+import request from 'supertest';
+import { Paginated } from '@app/common';
+import { EnvelopeExpressAdapter } from './envelope-express-adapter';
+
+const RECORD = { id: 'res_1', name: 'Zoë "quoted" \u2028', tags: ['a'], nested: { n: 1.5 } };
+const sentBodies: unknown[] = [];
+
+/** Wraps `send` for its response, as the Idempotency-Key guard does. */
+class CapturingGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const res = context.switchToHttp().getResponse<Response>();
+    const send = res.send.bind(res);
+    res.send = ((body?: unknown) => {
+      sentBodies.push(body);
+      return send(body);
+    }) as Response['send'];
+    return true;
+  }
+}
+
+@Controller()
+class ProbeController {
+  @Get('record')
+  record(): typeof RECORD {
+    return RECORD;
+  }
+
+  @Get('express')
+  express(@Res() res: Response): void {
+    res.json({ data: RECORD });
+  }
+
+  @Get('page')
+  page(): Paginated<typeof RECORD> {
+    return new Paginated([RECORD], { limit: 1 });
+  }
+
+  @Post('created')
+  @HttpCode(201)
+  created(): typeof RECORD {
+    return RECORD;
+  }
+
+  @Get('text')
+  @Header('Content-Type', 'text/plain')
+  text(): typeof RECORD {
+    return RECORD;
+  }
+
+  @Get('captured')
+  @UseGuards(CapturingGuard)
+  captured(): typeof RECORD {
+    return RECORD;
+  }
+
+  @Get('nothing')
+  nothing(): undefined {
+    return undefined;
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+describe('EnvelopeExpressAdapter', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    app = await NestFactory.create(ProbeModule, new EnvelopeExpressAdapter(), { logger: false });
+    await app.init();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it("writes a record's envelope with the very bytes and headers of Express's res.json", async () => {
+    const direct = await request(app.getHttpServer()).get('/record').buffer(true);
+    const viaExpress = await request(app.getHttpServer()).get('/express').buffer(true);
+    expect(direct.status).toBe(200);
+    expect(direct.text).toBe(viaExpress.text);
+    expect(direct.body).toEqual({ data: RECORD });
+    expect(direct.headers['content-type']).toBe(viaExpress.headers['content-type']);
+    expect(direct.headers['content-length']).toBe(viaExpress.headers['content-length']);
+    expect(direct.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('writes a page as data and meta, and keeps the status the handler declares', async () => {
+    const page = await request(app.getHttpServer()).get('/page');
+    expect(page.body).toEqual({ data: [RECORD], meta: { limit: 1 } });
+    const created = await request(app.getHttpServer()).post('/created');
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ data: RECORD });
+  });
+
+  it("leaves HEAD, conditional requests and a handler's own media type to Express", async () => {
+    const get = await request(app.getHttpServer()).get('/record');
+    const head = await request(app.getHttpServer()).head('/record');
+    expect(head.status).toBe(200);
+    expect(head.text).toBeUndefined();
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    // Express's freshness check answers `If-None-Match: *` with 304 when no ETag is set.
+    const conditional = await request(app.getHttpServer()).get('/record').set('If-None-Match', '*');
+    expect(conditional.status).toBe(304);
+    const text = await request(app.getHttpServer()).get('/text');
+    expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('sends through a send wrapped for the response, so that it sees the answer', async () => {
+    sentBodies.length = 0;
+    const captured = await request(app.getHttpServer()).get('/captured');
+    expect(captured.body).toEqual({ data: RECORD });
+    expect(sentBodies).toEqual([JSON.stringify({ data: RECORD })]);
+  });
+
+  it('answers nothing with an empty body', async () => {
+    const nothing = await request(app.getHttpServer()).get('/nothing');
+    expect(nothing.status).toBe(200);
+    expect(nothing.text).toBe('');
+  });
+});
