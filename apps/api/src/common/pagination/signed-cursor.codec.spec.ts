@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { AppConfig } from '@app/config';
 import { InvalidRequestError } from '@app/common';
 import { SignedCursorCodec } from './signed-cursor.codec';
@@ -37,6 +38,16 @@ describe('SignedCursorCodec', () => {
   it('refuses a token made with another secret', () => {
     const token = codec('b'.repeat(40)).encode(cursor, 'binding');
     expect(() => codec().decode(token, 'binding')).toThrow(InvalidRequestError);
+  });
+
+  it("tags a token with the HMAC-SHA256 createHmac gives, under the key derived from the secret", () => {
+    const secret = 'c'.repeat(40);
+    const key = createHmac('sha256', secret).update('rms:list-cursor:v1').digest();
+    for (const name of ['', 'a', 'x'.repeat(55), 'y'.repeat(300)]) {
+      const bytes = Buffer.from(codec(secret).encode({ position: [name, 'res_01JD3Q0F6K8W2M4N6P8R0T2V4X'], backward: false }, 'b'), 'base64url');
+      const body = bytes.subarray(16);
+      expect(bytes.subarray(0, 16)).toEqual(createHmac('sha256', key).update(body).digest().subarray(0, 16));
+    }
   });
 
   it('refuses a token used with other filters or sort, saying so', () => {
