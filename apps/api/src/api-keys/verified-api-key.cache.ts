@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
 import { ApiKeyEntity, REDIS } from '@app/database';
+import { ExpiringMap } from '../common/cache/expiring-map';
 
 /** How long a verified key is trusted without reading PostgreSQL again. */
 export const VERIFIED_KEY_TTL_MS = 60_000;
@@ -19,7 +20,7 @@ const MAX_ENTRIES = 10_000;
 export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(VerifiedApiKeyCache.name);
   private readonly channel: string;
-  private readonly byHash = new Map<string, { key: ApiKeyEntity; until: number }>();
+  private readonly byHash = new ExpiringMap<string, ApiKeyEntity>();
   private readonly hashById = new Map<string, string>();
   private subscriber: Redis | null = null;
   private live = false;
@@ -80,20 +81,15 @@ export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicatio
   }
 
   private get(secretHash: string): ApiKeyEntity | undefined {
-    if (!this.live) return undefined;
-    const entry = this.byHash.get(secretHash);
-    if (!entry) return undefined;
-    if (entry.until > Date.now()) return entry.key;
-    this.byHash.delete(secretHash);
-    this.hashById.delete(entry.key.id);
-    return undefined;
+    return this.live ? this.byHash.get(secretHash) : undefined;
   }
 
   /** Caches a key verified from PostgreSQL, unless a revocation was heard since the read began. */
   private remember(secretHash: string, key: ApiKeyEntity, revision: number): void {
     if (!this.live || revision !== this.revocations) return;
-    if (this.byHash.size >= MAX_ENTRIES) this.clear();
-    this.byHash.set(secretHash, { key, until: Date.now() + VERIFIED_KEY_TTL_MS });
+    // Every cached key has its id here, so this bound holds both maps.
+    if (this.hashById.size >= MAX_ENTRIES) this.clear();
+    this.byHash.set(secretHash, key, Date.now() + VERIFIED_KEY_TTL_MS);
     this.hashById.set(key.id, secretHash);
   }
 

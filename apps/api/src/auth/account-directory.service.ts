@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Plan, PlatformRole } from '@app/common';
 import { UserRepository } from '@app/database';
+import { ExpiringMap } from '../common/cache/expiring-map';
 
 export interface AccountSnapshot {
   role: PlatformRole;
@@ -8,7 +9,6 @@ export interface AccountSnapshot {
 }
 
 const TTL_MS = 5_000;
-const MAX_ENTRIES = 10_000;
 
 /**
  * Role and plan of an account, cached in-process for a few seconds: the authentication hot path
@@ -17,7 +17,7 @@ const MAX_ENTRIES = 10_000;
  */
 @Injectable()
 export class AccountDirectory {
-  private readonly cache = new Map<string, { value: AccountSnapshot | null; until: number }>();
+  private readonly cache = new ExpiringMap<string, AccountSnapshot | null>();
 
   constructor(private readonly users: UserRepository) {}
 
@@ -26,15 +26,13 @@ export class AccountDirectory {
     if (cached !== undefined) return cached;
     const row = await this.users.findAccount(userId);
     const value = row ? { role: row.role, plan: row.plan } : null;
-    if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(userId, { value, until: Date.now() + TTL_MS });
+    this.cache.set(userId, value, Date.now() + TTL_MS);
     return value;
   }
 
   /** The account while its cached entry is fresh (null: known not to exist), else undefined. */
   cached(userId: string): AccountSnapshot | null | undefined {
-    const hit = this.cache.get(userId);
-    return hit && hit.until > Date.now() ? hit.value : undefined;
+    return this.cache.get(userId);
   }
 
   /** Drops the cached entry after a change made by this replica. */

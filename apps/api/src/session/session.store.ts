@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { isId, newId } from '@app/common';
 import { REDIS } from '@app/database';
 import { hashSecret, newOpaqueSecret, secretsEqual } from '../auth/opaque-secret';
+import { ExpiringMap } from '../common/cache/expiring-map';
 import { TokenRevocationService } from '../auth/token-revocation.service';
 
 /** A session lasts a day from login; it is not extended by use. */
@@ -10,7 +11,6 @@ export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 
 /** How long this process remembers a session it read, so that a request with it reads no Redis. */
 export const REMEMBERED_SESSION_TTL_MS = 60_000;
-const MAX_REMEMBERED_SESSIONS = 10_000;
 
 export interface StoredSession {
   id: string;
@@ -32,7 +32,7 @@ const key = (id: string): string => `session:${id}`;
  */
 @Injectable()
 export class SessionStore {
-  private readonly remembered = new Map<string, { record: SessionRecord; until: number }>();
+  private readonly remembered = new ExpiringMap<string, SessionRecord>();
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -67,8 +67,8 @@ export class SessionStore {
   async findRemembered(cookieValue: string): Promise<StoredSession | null> {
     const cookie = parseCookie(cookieValue);
     if (!cookie) return null;
-    const entry = this.remembered.get(cookie.id);
-    if (entry && entry.until > Date.now()) return verify(entry.record, cookie.secret);
+    const remembered = this.remembered.get(cookie.id);
+    if (remembered) return verify(remembered, cookie.secret);
     const record = await this.read(cookie.id);
     if (record) this.remember(record);
     else this.remembered.delete(cookie.id);
@@ -89,9 +89,8 @@ export class SessionStore {
 
   /** Remembers a session for a minute, and never past its own end. */
   private remember(record: SessionRecord): void {
-    if (this.remembered.size >= MAX_REMEMBERED_SESSIONS) this.remembered.clear();
     const endsAt = Date.parse(record.createdAt) + SESSION_TTL_SECONDS * 1000;
-    this.remembered.set(record.id, { record, until: Math.min(Date.now() + REMEMBERED_SESSION_TTL_MS, endsAt) });
+    this.remembered.set(record.id, record, Math.min(Date.now() + REMEMBERED_SESSION_TTL_MS, endsAt));
   }
 }
 
