@@ -13,6 +13,7 @@ describe('Authorization matrix', () => {
   let t: TestApp;
   let users: Record<'owner' | 'admin' | 'member' | 'viewer' | 'other_owner' | 'no_organization' | 'platform_admin', TestUser>;
   let keys: { key_with_scope: string; key_without_scope: string };
+  let ownOrganizations: Record<Actor, string>;
 
   const bearer = (user: TestUser) => ({ Authorization: `Bearer ${user.accessToken}` });
 
@@ -26,13 +27,17 @@ describe('Authorization matrix', () => {
     return res.body.data.key;
   }
 
-  async function fixture(): Promise<Fixture> {
+  async function organizationOf(user: TestUser, name: string): Promise<string> {
     const org = await t.http
       .post('/v2/organizations')
-      .set(bearer(users.owner))
-      .send({ name: 'Matrix', slug: `m-${randomBytes(6).toString('hex')}` })
+      .set(bearer(user))
+      .send({ name, slug: `m-${randomBytes(6).toString('hex')}` })
       .expect(201);
-    const organizationId: string = org.body.data.id;
+    return org.body.data.id;
+  }
+
+  async function fixture(actor: Actor): Promise<Fixture> {
+    const organizationId = await organizationOf(users.owner, 'Matrix');
     for (const role of ['admin', 'member', 'viewer'] as const) {
       await t.http
         .post(`/v2/organizations/${organizationId}/members`)
@@ -41,7 +46,7 @@ describe('Authorization matrix', () => {
         .expect(201);
     }
     const outsider = await createUser(t.http);
-    return { organizationId, resourceId: '', outsiderId: outsider.id, memberId: users.member.id };
+    return { organizationId, resourceId: '', outsiderId: outsider.id, memberId: users.member.id, ownOrganizationId: ownOrganizations[actor] };
   }
 
   async function withResource(f: Fixture): Promise<Fixture> {
@@ -66,11 +71,22 @@ describe('Authorization matrix', () => {
       make('admin'),
     ]);
     users = { owner, admin, member, viewer, other_owner: otherOwner, no_organization: noOrganization, platform_admin: platformAdmin };
-    await t.http
-      .post('/v2/organizations')
-      .set(bearer(otherOwner))
-      .send({ name: 'Other', slug: `o-${randomBytes(6).toString('hex')}` })
-      .expect(201);
+    const otherOrganization = await organizationOf(otherOwner, 'Other');
+    const [ofOwner, ofAdmin, ofMember, ofViewer, ofPlatformAdmin] = await Promise.all(
+      [owner, admin, member, viewer, platformAdmin].map((user) => organizationOf(user, 'Own')),
+    );
+    ownOrganizations = {
+      owner: ofOwner,
+      admin: ofAdmin,
+      member: ofMember,
+      viewer: ofViewer,
+      other_owner: otherOrganization,
+      // Owning one would put this caller in an organization; the other owner's is one it cannot write in.
+      no_organization: otherOrganization,
+      platform_admin: ofPlatformAdmin,
+      key_with_scope: ofMember,
+      key_without_scope: ofMember,
+    };
     keys = { key_with_scope: await apiKey(KEY_WITH_SCOPE), key_without_scope: await apiKey(KEY_WITHOUT_SCOPE) };
   });
 
@@ -81,7 +97,7 @@ describe('Authorization matrix', () => {
   it.each(cells.map((cell) => [`${cell.row.method} ${cell.row.path}${cell.row.note ? ` (${cell.row.note})` : ''}`, cell.actor, cell.status, cell] as const))(
     '%s as %s: %i',
     async (_name, actor, status, { row }) => {
-      const base = await fixture();
+      const base = await fixture(actor);
       // Deleting an organization needs one without resources; every other row has one.
       const f = row.method === 'DELETE' && row.path === '/organizations/{id}' ? base : await withResource(base);
       const method = row.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';

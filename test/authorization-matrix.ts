@@ -4,7 +4,9 @@
  *
  * The fixture of every row: an organization with an owner, an admin, a member and a viewer,
  * and a resource in it created by the owner. "Other owner" owns another organization; "no
- * organization" belongs to none; the API keys are the member's.
+ * organization" belongs to none; the API keys are the member's. Every caller but the one in no
+ * organization also owns an organization of its own, where the move rows try to take the
+ * resource (and could then hard-delete it).
  */
 export const ACTORS = [
   'owner',
@@ -40,6 +42,11 @@ export interface Fixture {
   /** A user in no organization, for member additions. */
   outsiderId: string;
   memberId: string;
+  /**
+   * An organization the caller owns besides the fixture's (for the API keys, the member's); the
+   * caller in no organization names the other owner's, which it cannot write in either.
+   */
+  ownOrganizationId: string;
 }
 
 export interface MatrixRow {
@@ -85,6 +92,30 @@ export const MATRIX: readonly MatrixRow[] = [
     path: '/resources/{id}',
     url: (f) => `/v2/resources/${f.resourceId}`,
     body: () => ({ name: 'patched' }),
+    expected: statuses(200, 200, 200, 403, 404, 404, 403, 200, 403),
+  },
+  {
+    method: 'PATCH',
+    path: '/resources/{id}',
+    note: 'organization_id of an organization the caller owns',
+    url: (f) => `/v2/resources/${f.resourceId}`,
+    body: (f) => ({ organization_id: f.ownOrganizationId }),
+    expected: statuses(200, 200, 403, 403, 404, 404, 403, 403, 403),
+  },
+  {
+    method: 'PATCH',
+    path: '/resources/{id}',
+    note: 'organization_id null',
+    url: (f) => `/v2/resources/${f.resourceId}`,
+    body: () => ({ organization_id: null }),
+    expected: statuses(200, 200, 403, 403, 404, 404, 403, 403, 403),
+  },
+  {
+    method: 'PATCH',
+    path: '/resources/{id}',
+    note: 'organization_id of the organization it is in: no move',
+    url: (f) => `/v2/resources/${f.resourceId}`,
+    body: (f) => ({ organization_id: f.organizationId }),
     expected: statuses(200, 200, 200, 403, 404, 404, 403, 200, 403),
   },
   {
@@ -198,7 +229,9 @@ export function renderAuthorizationDoc(): string {
     'an e2e test (`test/authorization-matrix.e2e-spec.ts`). Do not edit by hand.',
     '',
     'The setting of every row: an organization with an owner, an admin, a member and a viewer, and',
-    'a resource in it created by its owner. The API keys belong to the member: one carries',
+    'a resource in it created by its owner. Every caller but the one in no organization also owns an',
+    "organization of its own, the target of the move rows (the one in no organization names another's).",
+    'The API keys belong to the member: one carries',
     `${KEY_WITH_SCOPE.map((scope) => `\`${scope}\``).join(', ')}; the other only \`${KEY_WITHOUT_SCOPE.join(', ')}\`.`,
     '404 means the caller cannot see the organization or resource; 403 that they can see it but',
     'their role, platform role or key scope does not allow the action.',

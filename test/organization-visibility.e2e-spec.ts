@@ -81,7 +81,7 @@ describe('Organization visibility', () => {
     expect(alone.body.data.map((u: { id: string }) => u.id)).toEqual([stranger.id]);
   });
 
-  it('moves a resource with PATCH organization_id when the caller may write in both organizations', async () => {
+  it('moves a resource with PATCH organization_id when the caller may take it out of one organization and create in the other', async () => {
     const second = await t.http
       .post('/v2/organizations')
       .set(as(owner))
@@ -89,10 +89,11 @@ describe('Organization visibility', () => {
       .expect(201);
     const target: string = second.body.data.id;
     await t.http.post(`/v2/organizations/${target}/members`).set(as(owner)).send({ user_id: member.id, role: 'viewer' }).expect(201);
-    const res = await t.http.post('/v2/resources').set(as(owner)).send({ name: 'mover', organization_id: orgId }).expect(201);
+    // The member's own resource: it may take it out of orgId, so the target alone decides.
+    const res = await t.http.post('/v2/resources').set(as(member)).send({ name: 'mover', organization_id: orgId }).expect(201);
     const id = res.body.data.id;
     const asViewerThere = await t.http.patch(`/v2/resources/${id}`).set(as(member)).send({ organization_id: target });
-    expectError(asViewerThere, 403, 'insufficient_permissions');
+    expectError(asViewerThere, 403, 'insufficient_permissions', /viewer cannot create/);
     expect(errorFields(asViewerThere)).toEqual(['organization_id']);
     expectError(await t.http.patch(`/v2/resources/${id}`).set(as(viewer)).send({ organization_id: target }), 403, 'insufficient_permissions');
     expectError(await t.http.patch(`/v2/resources/${id}`).set(as(stranger)).send({ organization_id: target }), 404, 'resource_not_found');
@@ -105,7 +106,22 @@ describe('Organization visibility', () => {
     expectError(await t.http.get(`/v2/resources/${id}`).set(as(viewer)), 404, 'resource_not_found');
     const out = await t.http.patch(`/v2/resources/${id}`).set(as(owner)).send({ organization_id: null }).expect(200);
     expect(out.body.data.organization_id).toBeNull();
-    await t.http.delete(`/v2/resources/${id}?hard=true`).set(as(owner)).expect(204);
+    // Out of every organization, it is its owner's alone.
+    expectError(await t.http.get(`/v2/resources/${id}`).set(as(owner)), 404, 'resource_not_found');
+    await t.http.delete(`/v2/resources/${id}?hard=true`).set(as(member)).expect(204);
+  });
+
+  it("refuses a member moving another's resource out of the organization, as it refuses the hard delete", async () => {
+    const res = await t.http.post('/v2/resources').set(as(owner)).send({ name: 'kept', organization_id: orgId }).expect(201);
+    const id = res.body.data.id;
+    for (const organizationId of [null, 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X']) {
+      const refused = await t.http.patch(`/v2/resources/${id}`).set(as(member)).send({ organization_id: organizationId });
+      expectError(refused, 403, 'insufficient_permissions', /may move it out/);
+      expect(errorFields(refused)).toEqual(['organization_id']);
+    }
+    const read = await t.http.get(`/v2/resources/${id}`).set(as(member)).expect(200);
+    expect(read.body.data.organization_id).toBe(orgId);
+    expect(read.headers.etag).toBe('"1"');
   });
 
   it('refuses to delete the organization while it owns resources', async () => {

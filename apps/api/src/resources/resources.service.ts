@@ -64,6 +64,23 @@ function readableLinks(meta: OffsetMeta): OffsetMeta {
   };
 }
 
+/** The actions asked of a resource that exists; `create_in` is asked of an organization (assertCanCreateIn). */
+type ActionOnResource = Exclude<ResourceAction, 'create_in'>;
+
+/** The 403 for each action on a resource the caller can see, worded after its rule (decisions 4). */
+const REFUSALS: Record<ActionOnResource, () => AppError> = {
+  write: () =>
+    new InsufficientPermissionsError('Only the owner of this resource or an owner, admin or member of its organization may change it.'),
+  hard_delete: () =>
+    new InsufficientPermissionsError('Only the owner of this resource or an owner or admin of its organization may hard-delete it.'),
+  move_out: () =>
+    new AppError(
+      'insufficient_permissions',
+      'Only the owner of this resource or an owner or admin of its organization may move it out of that organization.',
+      [{ field: 'organization_id', message: 'moving the resource out of its organization needs the rights hard-deleting it there needs' }],
+    ),
+};
+
 function notFound(id: string): ResourceNotFoundError {
   return new ResourceNotFoundError('Resource', id);
 }
@@ -334,7 +351,10 @@ export class ResourcesService {
     return records;
   }
 
-  /** Locks the resource, checks permission and If-Match, applies the change and its event. */
+  /**
+   * Locks the resource, checks permission and If-Match, applies the change and its event.
+   * `moveTo` (PATCH only) names the organization to move the resource to, null for none.
+   */
   private async write(
     auth: AuthContext,
     id: string,
@@ -348,12 +368,12 @@ export class ResourcesService {
       const current = await this.resources.lockVisible(manager, auth, id);
       if (!current) throw notFound(id);
       this.assertMay(scope, 'write', current);
+      const moving = moveTo !== undefined && moveTo !== current.organization_id;
+      // Every permission before If-Match, as on delete: a refusal does not depend on the version sent.
+      if (moving) this.assertMayMove(scope, current, moveTo);
       if (!ifMatchSatisfied(ifMatch, current.version)) throw new PreconditionFailedError();
       const content = change(current);
       const previous: Record<string, unknown> = changedFields(current, content);
-      const moving = moveTo !== undefined && moveTo !== current.organization_id;
-      // Moving needs write rights where the resource goes, as creating there does.
-      if (moving && moveTo !== null) this.assertCanCreateIn(scope, moveTo, null);
       if (moving) previous.organization_id = current.organization_id;
       if (Object.keys(previous).length === 0) return current;
       const organizationId = moving ? moveTo : current.organization_id;
@@ -380,13 +400,17 @@ export class ResourcesService {
     );
   }
 
-  private assertMay(scope: ResourceScope, action: ResourceAction, record: ResourceRecord): void {
-    if (can(scope, action, record)) return;
-    throw new InsufficientPermissionsError(
-      action === 'hard_delete'
-        ? 'Only the owner of this resource or an owner or admin of its organization may hard-delete it.'
-        : 'Only the owner of this resource or an owner, admin or member of its organization may change it.',
-    );
+  private assertMay(scope: ResourceScope, action: ActionOnResource, record: ResourceRecord): void {
+    if (!can(scope, action, record)) throw REFUSALS[action]();
+  }
+
+  /**
+   * Moving takes the resource away from every member of its organization, as a hard delete
+   * there would, and puts it where the caller could create it.
+   */
+  private assertMayMove(scope: ResourceScope, current: ResourceRecord, moveTo: string | null): void {
+    this.assertMay(scope, 'move_out', current);
+    if (moveTo !== null) this.assertCanCreateIn(scope, moveTo, null);
   }
 
   /**

@@ -52,14 +52,17 @@ export class UpdateResourceDto {
 
 /**
  * Body of `PATCH /resources/{id}`: the bulk update's fields, and `organization_id` to move the
- * resource (null takes it out of its organization); moving needs write rights in both.
+ * resource (null takes it out of its organization). Moving out needs what a hard delete there
+ * needs; moving in, what a create there needs.
  */
 export class PatchResourceDto extends UpdateResourceDto {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
     example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X',
-    description: 'Moves the resource to this organization (`org_`), or out of any with null.',
+    description:
+      'Moves the resource to this organization (`org_`), or out of any with null. Taking it out of its organization ' +
+      'needs its owner or an owner or admin there (as a hard delete does); the target needs the rights a create there needs.',
   })
   @IsOrganizationReference()
   organization_id?: string | null;
