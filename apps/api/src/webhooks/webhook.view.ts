@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_KINDS, EventKind } from '@app/common';
 import type { DeliveryAttempt, WebhookDeliveryEntity, WebhookEntity } from '@app/database';
 
@@ -29,8 +29,13 @@ export class WebhookView {
 }
 
 export class CreatedWebhookView extends WebhookView {
-  @ApiProperty({ description: 'The signing secret, shown only in this response.', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
-  secret: string;
+  @ApiPropertyOptional({
+    description:
+      'The signing secret, shown only in this response. Left out of an `Idempotency-Key` replay (which says ' +
+      '`Idempotent-Secret-Omitted: secret`): secrets are never stored for replays.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  secret?: string;
 }
 
 export class DeliveryAttemptView {

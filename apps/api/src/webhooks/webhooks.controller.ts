@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import type { AuthContext, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
+import { OneTimeSecrets } from '../common/idempotency/one-time-secret.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -20,6 +21,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post()
+  @OneTimeSecrets('secret')
   @ApiOperation({
     summary: 'Create a webhook',
     description: 'The url must be https. The secret (given, or generated as `whsec_...`) is returned only here.',
