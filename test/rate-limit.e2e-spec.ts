@@ -224,6 +224,28 @@ describe('rate limits', () => {
       expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     });
 
+    it('counts bodies the parser refuses (400, 413, 415) against the client IP', async () => {
+      const client = newClient();
+      const oversized = JSON.stringify({ name: 'x'.repeat(1024 * 1024) });
+      const responses = [
+        await client.post('/v2/auth/login').set('Content-Type', 'application/json').send('{"email":'),
+        await client.post('/v2/auth/login').set('Content-Type', 'application/json').send(oversized),
+        await client.post('/v2/auth/login').set('Content-Type', 'text/plain').send('email=a'),
+      ];
+      expect(responses.map((res) => [res.status, res.body.error.code])).toEqual([
+        [400, 'invalid_request'],
+        [413, 'payload_too_large'],
+        [415, 'unsupported_media_type'],
+      ]);
+      expect(remaining(responses)).toEqual([59, 58, 57]);
+      for (const res of responses) expect(res.headers['ratelimit-policy']).toBe('"free";q=60;w=60');
+
+      const rest = await inBatches(57, 8, () => client.post('/v2/auth/login').set('Content-Type', 'application/json').send(oversized));
+      expect(rest.every((res) => res.status === 413)).toBe(true);
+      const refused = await client.post('/v2/auth/login').set('Content-Type', 'application/json').send(oversized);
+      expectRateLimited(refused);
+    });
+
     it('leaves health, metrics and the API description unlimited', async () => {
       const client = newClient();
       for (const path of ['/health/live', '/health/ready', '/metrics', '/docs', '/openapi.json']) {

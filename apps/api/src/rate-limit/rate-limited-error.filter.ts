@@ -1,18 +1,19 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
-import { AuthenticationRequiredError, InsufficientPermissionsError, RateLimitExceededError } from '@app/common';
+import { AppError, AuthenticationRequiredError, RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
 import { AppExceptionFilter } from '../common/filters/app-exception.filter';
 import { RateLimitService } from './rate-limit.service';
 
 /**
  * Counts the requests that fail before RateLimitGuard runs, so that they carry the headers and an
- * IP cannot probe credentials or paths without limit: failed authentication (by client IP), a
- * failed permission check (by account) and unknown routes. Past the limit the answer is the 429
- * instead. AppExceptionFilter renders either; Nest asks global filters registered later first,
- * so this one is asked before it.
+ * IP cannot probe credentials or paths, or send bodies, without limit: failed authentication (by
+ * client IP), a failed permission check (by account), unknown routes and bodies the parser
+ * refuses (400, 413, 415, by client IP). A request the guard already counted is not counted
+ * again. Past the limit the answer is the 429 instead. AppExceptionFilter renders either; Nest
+ * asks global filters registered later first, so this one is asked before it.
  */
-@Catch(AuthenticationRequiredError, InsufficientPermissionsError, NotFoundException)
+@Catch(AppError, NotFoundException)
 export class RateLimitedErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('RateLimit');
 
@@ -21,9 +22,13 @@ export class RateLimitedErrorFilter implements ExceptionFilter {
     private readonly errors: AppExceptionFilter,
   ) {}
 
-  async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
+  async catch(exception: AppError | NotFoundException, host: ArgumentsHost): Promise<void> {
     const http = host.switchToHttp();
-    const answer = await this.chargeFor(exception, http.getRequest<AuthenticatedRequest>(), http.getResponse<Response>());
+    // A refusal of the service itself (429, 5xx) is not the client's to pay for, and a 503 may
+    // mean Redis is the one away.
+    const status = exception instanceof AppError ? exception.status : exception.getStatus();
+    const counted = status < 429;
+    const answer = counted ? await this.chargeFor(exception, http.getRequest<AuthenticatedRequest>(), http.getResponse<Response>()) : exception;
     this.errors.catch(answer, host);
   }
 
