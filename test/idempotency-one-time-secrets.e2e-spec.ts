@@ -11,6 +11,11 @@ interface OpenApiPaths {
   paths: Record<string, Record<string, DocumentedOperation>>;
 }
 
+interface CreateRequest {
+  path: string;
+  body: Record<string, unknown>;
+}
+
 /** A field of an answer's `data` holds a secret when its name or its value says so. */
 const SECRET_FIELD = /secret|^key$|token/i;
 const SECRET_VALUE = /^(sk_(test|live)_|whsec_)[A-Za-z0-9+/=_-]{20,}$/;
@@ -46,16 +51,16 @@ describe('Idempotency-Key and one-time secrets, on every create operation', () =
   }
 
   /** A valid request for each create operation, by its documented path. */
-  const requests: Record<string, () => Promise<{ path: string; body: Record<string, unknown> }>> = {
-    '/v2/api-keys': async () => ({ path: '/v2/api-keys', body: { name: 'walked', scopes: ['read:resources'] } }),
-    '/v2/oauth-clients': async () => ({
+  const requests: Record<string, () => CreateRequest | Promise<CreateRequest>> = {
+    '/v2/api-keys': () => ({ path: '/v2/api-keys', body: { name: 'walked', scopes: ['read:resources'] } }),
+    '/v2/oauth-clients': () => ({
       path: '/v2/oauth-clients',
       body: { name: 'walked', redirect_uris: ['https://app.example.com/callback'], scopes: ['read:resources'] },
     }),
-    '/v2/webhooks': async () => ({ path: '/v2/webhooks', body: { url: 'https://hooks.example.com/in', events: ['resource.created'] } }),
-    '/v2/resources': async () => ({ path: '/v2/resources', body: { name: 'walked' } }),
-    '/v2/resources/bulk': async () => ({ path: '/v2/resources/bulk', body: { resources: [{ name: 'walked' }] } }),
-    '/v2/organizations': async () => {
+    '/v2/webhooks': () => ({ path: '/v2/webhooks', body: { url: 'https://hooks.example.com/in', events: ['resource.created'] } }),
+    '/v2/resources': () => ({ path: '/v2/resources', body: { name: 'walked' } }),
+    '/v2/resources/bulk': () => ({ path: '/v2/resources/bulk', body: { resources: [{ name: 'walked' }] } }),
+    '/v2/organizations': () => {
       const slug = `walk-${randomBytes(4).toString('hex')}`;
       return { path: '/v2/organizations', body: { name: slug, slug } };
     },
