@@ -3,10 +3,11 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Issuer, generators, BaseClient } from 'openid-client';
 import { chromium, Browser, Page } from 'playwright-core';
-import { createTestApp, createUser, PROJECT_ROOT, TestApp, TestUser } from './support';
+import { createUser, PROJECT_ROOT, TestApp, TestUser } from './support';
+import { ClientCommand, clientResult, runClient } from './oauth/oauth-client-process';
 import { RegisteredClient, registerClient } from './oauth/oauth-flow';
+import { createTestAppWithPublicUrl } from './oauth/oauth-test-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = join(PROJECT_ROOT, 'test-artifacts', 'screenshots');
@@ -39,7 +40,8 @@ class CallbackReceiver {
 
 /**
  * The authorization code flow as users meet it: the pages in headless Chromium, driven by the
- * keyboard, and `openid-client` as the real OAuth client (decisions 9).
+ * keyboard, and `openid-client` with its defaults as the real OAuth client (decisions 9), run
+ * command by command in its own process (it is ES modules only).
  */
 describe('OAuth in a browser, with openid-client', () => {
   let t: TestApp;
@@ -48,30 +50,31 @@ describe('OAuth in a browser, with openid-client', () => {
   let user: TestUser;
   let owner: TestUser;
   let receiver: CallbackReceiver;
-  let issuer: Issuer<BaseClient>;
   let registered: RegisteredClient;
-  let client: BaseClient;
   const consoleProblems: string[] = [];
+
+  /** What openid-client is told: the server at its PUBLIC_URL, and `as` (the registered client unless said). */
+  const oidcInput = (extra: Record<string, unknown>, as: RegisteredClient = registered): Record<string, unknown> => ({
+    issuer: t.url,
+    client_id: as.id,
+    client_secret: as.client_secret,
+    redirect_uri: receiver.url,
+    ...extra,
+  });
+  const oidc = (command: ClientCommand, extra: Record<string, unknown> = {}, as?: RegisteredClient) =>
+    clientResult('openid-client', command, oidcInput(extra, as));
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
     }
     mkdirSync(SCREENSHOTS, { recursive: true });
-    t = await createTestApp();
+    t = await createTestAppWithPublicUrl();
     receiver = new CallbackReceiver();
     await receiver.start();
     owner = await createUser(t.http);
     user = await createUser(t.http);
     registered = await registerClient(t.http, owner, { redirect_uris: [receiver.url], scopes: ['read:resources', 'write:resources'] });
-    issuer = await Issuer.discover(`${t.url}/.well-known/oauth-authorization-server`);
-    client = new issuer.Client({
-      client_id: registered.id,
-      client_secret: registered.client_secret,
-      redirect_uris: [receiver.url],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_basic',
-    });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -87,26 +90,21 @@ describe('OAuth in a browser, with openid-client', () => {
     await t?.close();
   });
 
-  function authorizationUrl(target: BaseClient, extra: Record<string, string> = {}): { url: string; verifier: string; state: string } {
-    const verifier = generators.codeVerifier();
-    const state = generators.state();
-    const url = target.authorizationUrl({
-      scope: 'read:resources',
-      state,
-      code_challenge: generators.codeChallenge(verifier),
-      code_challenge_method: 'S256',
-      ...extra,
-    });
-    return { url, verifier, state };
+  /** An authorization URL with PKCE (S256) and state, as openid-client builds it. */
+  async function authorizationUrl(as: RegisteredClient = registered): Promise<{ url: string; verifier: string; state: string }> {
+    const { url, verifier, state } = await oidc('authorization-url', { scope: 'read:resources' }, as);
+    return { url: String(url), verifier: String(verifier), state: String(state) };
   }
 
-  it('discovers the server from its RFC 8414 metadata', () => {
-    expect(issuer.metadata.token_endpoint).toBe(`${t.url}/oauth/token`);
-    expect(issuer.metadata.code_challenge_methods_supported).toEqual(['S256']);
+  it('discovers the server from its RFC 8414 metadata', async () => {
+    const metadata = await oidc('discover');
+    expect(metadata.token_endpoint).toBe(`${t.url}/oauth/token`);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
   });
 
   it('logs in and allows with the keyboard alone, then exchanges the code with PKCE', async () => {
-    const { url, verifier, state } = authorizationUrl(client);
+    const { url, verifier, state } = await authorizationUrl();
     await page.goto(url);
     await expect(page.getByRole('heading', { name: 'Log in to continue' }).isVisible()).resolves.toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'oauth-login.png'), fullPage: true });
@@ -131,63 +129,58 @@ describe('OAuth in a browser, with openid-client', () => {
     await page.keyboard.press('Enter');
     const back = await arrival;
 
-    const params = client.callbackParams(back.toString());
-    expect(params.state).toBe(state);
-    const tokens = await client.oauthCallback(receiver.url, params, { code_verifier: verifier, state });
+    expect(back.searchParams.get('state')).toBe(state);
+    expect(back.searchParams.get('iss')).toBe(t.url);
+    const tokens = await oidc('code-grant', { callback_url: back.href, verifier, state });
     expect(tokens.access_token).toMatch(/^oat_/);
     expect(tokens.scope).toBe('read:resources');
 
-    const list = await fetch(`${t.url}/v2/resources`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    const list = await fetch(`${t.url}/v2/resources`, { headers: { Authorization: `Bearer ${String(tokens.access_token)}` } });
     expect(list.status).toBe(200);
 
-    const refreshed = await client.refresh(tokens.refresh_token ?? '');
+    const refreshed = await oidc('refresh', { refresh_token: tokens.refresh_token });
     expect(refreshed.access_token).toMatch(/^oat_/);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
-    await expect(client.refresh(tokens.refresh_token ?? '')).rejects.toMatchObject({ error: 'invalid_grant' });
+    const reuse = await runClient('openid-client', 'refresh', oidcInput({ refresh_token: tokens.refresh_token }));
+    expect(reuse).toMatchObject({ ok: false, error: { error: 'invalid_grant' } });
 
-    const introspection = await client.introspect(refreshed.access_token ?? '');
-    expect(introspection).toMatchObject({ active: false });
+    await expect(oidc('introspect', { token: refreshed.access_token })).resolves.toMatchObject({ active: false });
     expect(consoleProblems).toEqual([]);
   });
 
   it('revokes, then the token is inactive and refused', async () => {
-    const tokens = await client.grant({ grant_type: 'client_credentials', scope: 'read:resources' });
-    await expect(client.introspect(tokens.access_token ?? '')).resolves.toMatchObject({ active: true, client_id: registered.id });
-    await client.revoke(tokens.access_token ?? '');
-    await expect(client.introspect(tokens.access_token ?? '')).resolves.toEqual({ active: false });
-    const list = await fetch(`${t.url}/v2/resources`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    const tokens = await oidc('client-credentials', { scope: 'read:resources' });
+    await expect(oidc('introspect', { token: tokens.access_token })).resolves.toMatchObject({ active: true, client_id: registered.id });
+    await oidc('revoke', { token: tokens.access_token });
+    await expect(oidc('introspect', { token: tokens.access_token })).resolves.toEqual({ active: false });
+    const list = await fetch(`${t.url}/v2/resources`, { headers: { Authorization: `Bearer ${String(tokens.access_token)}` } });
     expect(list.status).toBe(401);
   });
 
   it('lets a public client through with PKCE, the session already open', async () => {
     const publicRegistered = await registerClient(t.http, owner, { confidential: false, redirect_uris: [receiver.url] });
-    const publicClient = new issuer.Client({
-      client_id: publicRegistered.id,
-      redirect_uris: [receiver.url],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    });
-    const { url, verifier, state } = authorizationUrl(publicClient);
+    const { url, verifier, state } = await authorizationUrl(publicRegistered);
     await page.goto(url);
     const arrival = receiver.next();
     await page.getByRole('button', { name: 'Allow' }).click();
     const back = await arrival;
-    const tokens = await publicClient.oauthCallback(receiver.url, publicClient.callbackParams(back.toString()), { code_verifier: verifier, state });
+    const tokens = await oidc('code-grant', { callback_url: back.href, verifier, state }, publicRegistered);
     expect(tokens.access_token).toMatch(/^oat_/);
   });
 
-  it('sends Deny back as access_denied', async () => {
-    const { url, state } = authorizationUrl(client);
+  it('sends Deny back as access_denied, with state and iss', async () => {
+    const { url, state } = await authorizationUrl();
     await page.goto(url);
     const arrival = receiver.next();
     await page.getByRole('button', { name: 'Deny' }).click();
     const back = await arrival;
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe(state);
+    expect(back.searchParams.get('iss')).toBe(t.url);
   });
 
   it('shows an error page, and stays, for a redirect URI not registered', async () => {
-    const url = new URL(authorizationUrl(client).url);
+    const url = new URL((await authorizationUrl()).url);
     url.searchParams.set('redirect_uri', 'http://127.0.0.1:1/elsewhere');
     const response = await page.goto(url.toString());
     expect(response?.status()).toBe(400);

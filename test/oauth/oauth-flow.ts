@@ -32,9 +32,55 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
+/** The hidden inputs of a page, by name, their values unescaped. */
+export function hiddenFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+    fields[name] = value.replace(/&#(\d+);/g, (_entity, code: string) => String.fromCharCode(Number(code)));
+  }
+  return fields;
+}
+
 /** The value of a hidden input of a page. */
 export function hiddenField(html: string, name: string): string | undefined {
-  return new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&#38;/g, '&');
+  return hiddenFields(html)[name];
+}
+
+/** `name=value` of the cookie a response sets under `name`, bare or `__Host-` prefixed. */
+export function setCookiePair(setCookies: string[], name: string): string {
+  const line = setCookies.find((cookie) => cookie.startsWith(`${name}=`) || cookie.startsWith(`__Host-${name}=`));
+  if (!line) throw new Error(`No ${name} cookie among: ${setCookies.join(' | ')}`);
+  return line.split(';')[0];
+}
+
+async function postForm(url: string, cookie: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
+    body: new URLSearchParams(fields),
+  });
+}
+
+/**
+ * What a browser does between a client's authorization URL and its redirect URI, with `fetch`:
+ * the login page, its form sent back with the CSRF token and the pre-session cookie, then Allow
+ * on the consent page. Returns where the server sent the browser back to.
+ */
+export async function authorizeInBrowser(authorizationUrl: string, user: TestUser): Promise<URL> {
+  const origin = new URL(authorizationUrl).origin;
+  const login = await fetch(authorizationUrl, { redirect: 'manual' });
+  const loginHtml = await login.text();
+  if (login.status !== 200) throw new Error(`The login page answered ${login.status}: ${loginHtml}`);
+  const preSession = setCookiePair(login.headers.getSetCookie(), 'rms_oauth_csrf');
+  const loggedIn = await postForm(`${origin}/oauth/authorize/login`, preSession, { ...hiddenFields(loginHtml), email: user.email, password: user.password });
+  if (loggedIn.status !== 303) throw new Error(`The login form answered ${loggedIn.status}: ${await loggedIn.text()}`);
+  const session = setCookiePair(loggedIn.headers.getSetCookie(), 'rms_session');
+  const consentPage = await fetch(new URL(loggedIn.headers.get('location') ?? '', origin), { headers: { Cookie: session } });
+  const consentHtml = await consentPage.text();
+  const decided = await postForm(`${origin}/oauth/authorize`, session, { ...hiddenFields(consentHtml), decision: 'allow' });
+  if (decided.status !== 303) throw new Error(`The consent form answered ${decided.status}: ${await decided.text()}`);
+  return new URL(decided.headers.get('location') ?? '');
 }
 
 /** Walks the consent page with an existing session and presses a button; returns the redirect. */
@@ -45,11 +91,11 @@ export async function consent(
   decision: 'allow' | 'deny' = 'allow',
 ): Promise<URL> {
   const page = await http.get('/oauth/authorize').query(query).set('Cookie', cookie).expect(200);
-  const form: Record<string, string> = { decision, csrf_token: hiddenField(page.text, 'csrf_token') ?? '' };
-  for (const name of ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method']) {
-    const value = hiddenField(page.text, name);
-    if (value !== undefined) form[name] = value;
-  }
-  const answer = await http.post('/oauth/authorize').type('form').set('Cookie', cookie).send(form).expect(303);
+  const answer = await http
+    .post('/oauth/authorize')
+    .type('form')
+    .set('Cookie', cookie)
+    .send({ ...hiddenFields(page.text), decision })
+    .expect(303);
   return new URL(answer.headers.location);
 }

@@ -2,16 +2,18 @@ import { Injectable } from '@nestjs/common';
 import OAuth2Server, { OAuthError, Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server';
 import type { Request } from 'express';
 import { newId } from '@app/common';
+import { basicAuthorization, malformedBasicAnswer, readBasicClientCredentials } from './client-basic-credentials';
 import { OAuthAnswer, oauthError } from './oauth-answer';
-import { OAuthGrantModel, OAuthGrantSubject } from './oauth-grant-model';
+import { OAuthGrantModel, OAuthGrantSubject, OFFERED_GRANT_TYPES } from './oauth-grant-model';
+import { ScopeCheckedRefreshTokenGrant } from './scope-checked-refresh-grant';
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 60;
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
 
-function toLibraryRequest(req: Request, body: Record<string, unknown>): OAuthRequest {
+function toLibraryRequest(req: Request, body: Record<string, unknown>, headers = req.headers): OAuthRequest {
   return new OAuthRequest({
-    headers: req.headers as Record<string, string>,
+    headers: headers as Record<string, string>,
     method: req.method,
     query: req.query as Record<string, string>,
     body,
@@ -38,14 +40,25 @@ export class AuthorizationServer {
       // Public clients exchange codes (with PKCE) and refresh tokens by client_id alone;
       // the model still demands a confidential client's secret.
       requireClientAuthentication: { authorization_code: false, refresh_token: false },
+      extendedGrantTypes: { refresh_token: ScopeCheckedRefreshTokenGrant },
     });
   }
 
   /** `POST /oauth/token`: every grant, answered and failed in RFC 6749 form. */
   async token(req: Request): Promise<OAuthAnswer> {
+    const body = req.body as Record<string, unknown>;
+    // The library knows the password grant, and answers it `unauthorized_client` as a grant this client may not use.
+    const grantType = body.grant_type;
+    if (typeof grantType === 'string' && grantType !== '' && !OFFERED_GRANT_TYPES.includes(grantType)) {
+      return oauthError(400, 'unsupported_grant_type', `Unsupported grant type: this server offers ${OFFERED_GRANT_TYPES.join(', ')}.`);
+    }
+    const basic = readBasicClientCredentials(req.headers.authorization);
+    if (basic.outcome === 'malformed') return malformedBasicAnswer();
+    // The library reads Basic credentials without form-decoding them: it is handed them decoded.
+    const headers = basic.outcome === 'present' ? { ...req.headers, authorization: basicAuthorization(basic.clientId, basic.clientSecret) } : req.headers;
     const response = new OAuthResponse();
     try {
-      await this.server.token(toLibraryRequest(req, req.body as Record<string, unknown>), response);
+      await this.server.token(toLibraryRequest(req, body, headers), response);
       return { status: 200, headers: response.headers as Record<string, string>, body: response.body as Record<string, unknown> };
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;

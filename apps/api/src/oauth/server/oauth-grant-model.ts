@@ -6,6 +6,9 @@ import { hashSecret, newOpaqueSecret, secretsEqual } from '../../auth/opaque-sec
 
 export const OAUTH_REFRESH_TOKEN_PREFIX = 'ort_';
 
+/** The grants this server offers; any other `grant_type` is `unsupported_grant_type` (RFC 6749 5.2). */
+export const OFFERED_GRANT_TYPES: readonly string[] = ['authorization_code', 'client_credentials', 'refresh_token'];
+
 /** The library's "user": the account, and the grant every code and token of one consent shares. */
 export interface OAuthGrantSubject {
   id: string;

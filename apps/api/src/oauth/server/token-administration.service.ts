@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import basicAuth from 'basic-auth';
 import type { Request } from 'express';
 import { OAuthGrantRepository, OAuthTokenRecord } from '@app/database';
 import { hashSecret } from '../../auth/opaque-secret';
+import { BASIC_CHALLENGE, malformedBasicAnswer, readBasicClientCredentials } from './client-basic-credentials';
 import { NO_STORE, OAuthAnswer, oauthError } from './oauth-answer';
 import { OAuthGrantModel, OAuthServerClient } from './oauth-grant-model';
 
@@ -67,11 +67,13 @@ export class TokenAdministrationService {
   private async authenticateClient(
     req: Request,
   ): Promise<{ client: OAuthServerClient; refusal?: never } | { client?: never; refusal: OAuthAnswer }> {
-    const basic = basicAuth(req);
+    const basic = readBasicClientCredentials(req.headers.authorization);
+    if (basic.outcome === 'malformed') return { refusal: malformedBasicAnswer() };
     const body = req.body as FormBody;
-    const clientId = basic?.name ?? text(body.client_id);
-    const clientSecret = basic ? basic.pass : text(body.client_secret);
-    const challenge = basic ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : undefined;
+    const viaBasic = basic.outcome === 'present';
+    const clientId = viaBasic ? basic.clientId : text(body.client_id);
+    const clientSecret = viaBasic ? basic.clientSecret : text(body.client_secret);
+    const challenge = viaBasic ? BASIC_CHALLENGE : undefined;
     if (!clientId) {
       return { refusal: oauthError(401, 'invalid_client', 'Authenticate the client with HTTP Basic or client_id and client_secret.', challenge) };
     }
