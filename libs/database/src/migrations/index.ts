@@ -6,6 +6,7 @@ import { CreateWebhooks1763730000000 } from './1763730000000-CreateWebhooks';
 import { CreateOAuth1763740000000 } from './1763740000000-CreateOAuth';
 import { NotifyCommittedEvents1763760000000 } from './1763760000000-NotifyCommittedEvents';
 import { IndexPendingDeliveries1763770000000 } from './1763770000000-IndexPendingDeliveries';
+import { RevokedOAuthGrants1763780000000 } from './1763780000000-RevokedOAuthGrants';
 
 /** Every migration in order; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CreateOAuth1763740000000,
   NotifyCommittedEvents1763760000000,
   IndexPendingDeliveries1763770000000,
+  RevokedOAuthGrants1763780000000,
 ];

@@ -26,6 +26,7 @@ export interface OAuthTokenRecord {
   userId: string;
   scopes: Scope[];
   expiresAt: Date;
+  /** When the token, or its whole grant, was revoked. */
   revokedAt: Date | null;
   createdAt: Date;
 }
@@ -81,8 +82,6 @@ const toToken = (row: TokenRow): OAuthTokenRecord => ({
   revokedAt: row.revoked_at,
   createdAt: row.created_at,
 });
-
-const TOKEN_COLUMNS = 'id, token_hash, kind, grant_id, client_id, user_id, scopes, expires_at, revoked_at, created_at';
 
 /** SQL for what the authorization server issues: authorization codes and tokens, both stored as hashes. */
 @Injectable()
@@ -141,9 +140,18 @@ export class OAuthGrantRepository {
     );
   }
 
-  /** The token (live, revoked or expired) whose secret has this hash. */
+  /**
+   * The token (live, revoked or expired) whose secret has this hash; revoked when its grant is,
+   * even if it was inserted after the grant's revocation.
+   */
   async findToken(tokenHash: string): Promise<OAuthTokenRecord | null> {
-    const rows: TokenRow[] = await this.dataSource.query(`SELECT ${TOKEN_COLUMNS} FROM oauth_tokens WHERE token_hash = $1`, [tokenHash]);
+    const rows: TokenRow[] = await this.dataSource.query(
+      `SELECT t.id, t.token_hash, t.kind, t.grant_id, t.client_id, t.user_id, t.scopes, t.expires_at, t.created_at,
+              COALESCE(t.revoked_at, g.revoked_at) AS revoked_at
+       FROM oauth_tokens t LEFT JOIN oauth_revoked_grants g ON g.grant_id = t.grant_id
+       WHERE t.token_hash = $1`,
+      [tokenHash],
+    );
     return rows[0] ? toToken(rows[0]) : null;
   }
 
@@ -156,10 +164,13 @@ export class OAuthGrantRepository {
     return affected === 1;
   }
 
-  /** Revokes every token of a grant, and any code of it not yet used. */
+  /**
+   * Revokes a grant: every token of it, those issued later included (`findToken`), and any code
+   * of it not yet used.
+   */
   async revokeGrant(grantId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL`, [grantId]);
+      await manager.query(`INSERT INTO oauth_revoked_grants (grant_id) VALUES ($1) ON CONFLICT (grant_id) DO NOTHING`, [grantId]);
       await manager.query(`UPDATE oauth_authorization_codes SET used_at = now() WHERE grant_id = $1 AND used_at IS NULL`, [grantId]);
     });
   }
