@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
+import { AppConfig } from '@app/config';
 import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
-import { consent, hiddenField, pkcePair, REDIRECT_URI, RegisteredClient, registerClient, sessionCookie } from './oauth/oauth-flow';
+import { consent, hiddenField, hiddenFields, pkcePair, REDIRECT_URI, RegisteredClient, registerClient, sessionCookie, setCookiePair } from './oauth/oauth-flow';
+import { createTestAppWithPublicUrl } from './oauth/oauth-test-app';
 
 /** The authorization server: /oauth/authorize pages, /oauth/token, revoke, introspect, metadata (decisions 1, 9). */
 describe('OAuth 2.0 authorization server', () => {
@@ -10,9 +12,11 @@ describe('OAuth 2.0 authorization server', () => {
   let client: RegisteredClient;
   let publicClient: RegisteredClient;
   let cookie: string;
+  let issuer: string;
 
   beforeAll(async () => {
     t = await createTestApp();
+    issuer = t.app.get(AppConfig).PUBLIC_URL;
     owner = await createUser(t.http);
     user = await createUser(t.http);
     client = await registerClient(t.http, owner);
@@ -21,12 +25,16 @@ describe('OAuth 2.0 authorization server', () => {
   });
   afterAll(() => t.close());
 
+  // PKCE is required of every client: requests carry a challenge unless a test says otherwise.
+  const pkce = pkcePair();
   const authorizeQuery = (overrides: Record<string, string> = {}, target = client): Record<string, string> => ({
     response_type: 'code',
     client_id: target.id,
     redirect_uri: REDIRECT_URI,
     scope: 'read:resources',
     state: 'st-123',
+    code_challenge: pkce.challenge,
+    code_challenge_method: 'S256',
     ...overrides,
   });
   const tokenRequest = () => t.http.post('/oauth/token').type('form');
@@ -62,9 +70,10 @@ describe('OAuth 2.0 authorization server', () => {
       expect(res.text).toContain('<label for="password">Password</label>');
       expect(res.text).toContain('Acme dashboard');
       expect(res.text).not.toContain('<script');
-      const csrf = hiddenField(res.text, 'csrf_token');
-      expect(csrf).toEqual(expect.stringMatching(/^[0-9A-Za-z]{43}$/));
-      expect((res.headers['set-cookie'] as unknown as string[]).join(';')).toContain(`rms_oauth_csrf=${csrf}`);
+      expect(hiddenField(res.text, 'csrf_token')).toEqual(expect.stringMatching(/^[0-9A-Za-z_-]{43}$/));
+      // The cookie holds the pre-session the form's token is bound to, on the whole host (the __Host- rules).
+      const [csrfCookie] = res.headers['set-cookie'] as unknown as string[];
+      expect(csrfCookie).toMatch(/^rms_oauth_csrf=[0-9A-Za-z]{43}; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     });
 
     it('shows the consent page with a session: the client and each scope in words, Allow and Deny', async () => {
@@ -107,33 +116,42 @@ describe('OAuth 2.0 authorization server', () => {
       expect(res.text).toContain(message);
     });
 
-    it.each([
-      ['an unsupported response_type', { response_type: 'token' }, 'unsupported_response_type'],
-      ['no response_type', { response_type: '' }, 'invalid_request'],
-      ['a scope beyond the client', { scope: 'read:resources write:users' }, 'invalid_scope'],
-      ['an unknown scope', { scope: 'admin' }, 'invalid_scope'],
-      ['code_challenge_method plain', { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, 'invalid_request'],
-      ['a malformed code_challenge', { code_challenge: 'short', code_challenge_method: 'S256' }, 'invalid_request'],
-    ])('redirects %s back to the client with error and state', async (_case, overrides, error) => {
-      const res = await t.http.get('/oauth/authorize').query(authorizeQuery(overrides)).set('Cookie', cookie);
-      expect(res.status).toBe(302);
-      const location = new URL(res.headers.location);
-      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
-      expect(location.searchParams.get('error')).toBe(error);
-      expect(location.searchParams.get('state')).toBe('st-123');
-      expect(location.searchParams.get('code')).toBeNull();
+    const withoutPkce = (target: RegisteredClient): Record<string, string> => {
+      const query = authorizeQuery({}, target);
+      delete query.code_challenge;
+      delete query.code_challenge_method;
+      return query;
+    };
+
+    // Before the user has seen a page of the service nothing goes back to the client, lest the
+    // service redirect anyone to any registered URI (RFC 9700 4.11.2).
+    it.each<[string, () => Record<string, string>, string]>([
+      ['an unsupported response_type', () => authorizeQuery({ response_type: 'token' }), 'unsupported_response_type'],
+      ['no response_type', () => authorizeQuery({ response_type: '' }), 'invalid_request'],
+      ['a scope beyond the client', () => authorizeQuery({ scope: 'read:resources write:users' }), 'invalid_scope'],
+      ['an unknown scope', () => authorizeQuery({ scope: 'admin' }), 'invalid_scope'],
+      ['code_challenge_method plain', () => authorizeQuery({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }), 'invalid_request'],
+      ['a malformed code_challenge', () => authorizeQuery({ code_challenge: 'short' }), 'invalid_request'],
+      ['a state that is not printable ASCII', () => authorizeQuery({ state: 'caf\u00e9' }), 'invalid_request'],
+      ['a confidential client without PKCE', () => withoutPkce(client), 'PKCE is required'],
+      ['a public client without PKCE', () => withoutPkce(publicClient), 'PKCE is required'],
+    ])('shows an error page, and does not redirect, for %s', async (_case, query, message) => {
+      for (const session of [cookie, '']) {
+        const res = await t.http.get('/oauth/authorize').query(query()).set('Cookie', session);
+        expect(res.status).toBe(400);
+        expect(res.headers.location).toBeUndefined();
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.text).toContain(message);
+      }
     });
 
-    it('redirects a public client without PKCE with invalid_request', async () => {
-      const res = await t.http.get('/oauth/authorize').query(authorizeQuery({}, publicClient)).set('Cookie', cookie);
-      expect(res.status).toBe(302);
-      expect(new URL(res.headers.location).searchParams.get('error')).toBe('invalid_request');
-    });
-
-    it('refuses a repeated parameter', async () => {
-      const res = await t.http.get(`/oauth/authorize?client_id=${client.id}&response_type=code&scope=read:resources&scope=write:resources`).set('Cookie', cookie);
-      expect(res.status).toBe(302);
-      expect(new URL(res.headers.location).searchParams.get('error')).toBe('invalid_request');
+    it('shows an error page for a repeated parameter', async () => {
+      const res = await t.http
+        .get(`/oauth/authorize?client_id=${client.id}&response_type=code&code_challenge=${pkce.challenge}&scope=read:resources&scope=write:resources`)
+        .set('Cookie', cookie);
+      expect(res.status).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.text).toContain('scope is repeated');
     });
   });
 
@@ -174,13 +192,20 @@ describe('OAuth 2.0 authorization server', () => {
       expect(res.headers['set-cookie']).toBeUndefined();
     });
 
-    it.each([
-      ['missing from the form', (csrf: string, fields: Record<string, string>) => ({ cookie: `rms_oauth_csrf=${csrf}`, fields: { ...fields, csrf_token: '' } })],
-      ['missing from the cookie', (_csrf: string, fields: Record<string, string>) => ({ cookie: '', fields })],
-      ['different in form and cookie', (csrf: string, fields: Record<string, string>) => ({ cookie: `rms_oauth_csrf=${csrf}x`, fields })],
-    ])('refuses a CSRF token %s with a 403 page', async (_case, build) => {
-      const { csrf, fields } = await loginForm();
-      const sent = build(csrf, fields);
+    type Tampering = (form: { csrf: string; csrfCookie: string; fields: Record<string, string> }, other: { csrf: string; csrfCookie: string }) => {
+      cookie: string;
+      fields: Record<string, string>;
+    };
+    it.each<[string, Tampering]>([
+      ['missing from the form', ({ csrfCookie, fields }) => ({ cookie: csrfCookie, fields: { ...fields, csrf_token: '' } })],
+      ['without its cookie', ({ fields }) => ({ cookie: '', fields })],
+      ['with another cookie value', ({ csrfCookie, fields }) => ({ cookie: `${csrfCookie}x`, fields })],
+      // A cookie planted beside a form that matches it, as a double-submit check would accept.
+      ['planted as a matching cookie and field', ({ fields }) => ({ cookie: `rms_oauth_csrf=${'P'.repeat(43)}`, fields: { ...fields, csrf_token: 'P'.repeat(43) } })],
+      ['issued for another pre-session', ({ csrfCookie, fields }, other) => ({ cookie: csrfCookie, fields: { ...fields, csrf_token: other.csrf } })],
+      ['sent with the cookie of the pre-session it was not issued for', ({ fields }, other) => ({ cookie: other.csrfCookie, fields })],
+    ])('refuses a CSRF token %s with a 403 page', async (_case, tamper) => {
+      const sent = tamper(await loginForm(), await loginForm());
       const res = await t.http
         .post('/oauth/authorize/login')
         .type('form')
@@ -190,20 +215,59 @@ describe('OAuth 2.0 authorization server', () => {
       expect(res.text).toContain('security token');
       expect(res.headers['set-cookie']).toBeUndefined();
     });
+
+    it('sends a bad parameter back to the client, with state and iss, once the form came from the page', async () => {
+      const { csrfCookie, fields } = await loginForm();
+      const res = await t.http
+        .post('/oauth/authorize/login')
+        .type('form')
+        .set('Cookie', csrfCookie)
+        .send({ ...fields, scope: 'read:users', email: user.email, password: user.password });
+      expect(res.status).toBe(303);
+      const back = new URL(res.headers.location);
+      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+      expect(Object.fromEntries(back.searchParams)).toEqual({ error: 'invalid_scope', error_description: expect.any(String), state: 'st-123', iss: issuer });
+    });
+
+    it('shows an error page, not a redirect, for a bad parameter in a form without its token', async () => {
+      const res = await t.http
+        .post('/oauth/authorize/login')
+        .type('form')
+        .send({ ...authorizeQuery({ scope: 'read:users' }), email: user.email, password: user.password });
+      expect(res.status).toBe(403);
+      expect(res.headers.location).toBeUndefined();
+    });
   });
 
   describe('POST /oauth/authorize (consent)', () => {
-    it('Allow redirects to the redirect URI with code and state', async () => {
+    it('Allow redirects to the redirect URI with code, state and iss', async () => {
       const back = await consent(t.http, cookie, authorizeQuery());
       expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
       expect(back.searchParams.get('code')).toMatch(/^[0-9A-Za-z]{43}$/);
       expect(back.searchParams.get('state')).toBe('st-123');
+      expect(back.searchParams.get('iss')).toBe(issuer);
     });
 
-    it('Deny redirects with error=access_denied and state', async () => {
+    it('Deny redirects with error=access_denied, state and iss', async () => {
       const back = await consent(t.http, cookie, authorizeQuery(), 'deny');
       expect(back.searchParams.get('error')).toBe('access_denied');
       expect(back.searchParams.get('state')).toBe('st-123');
+      expect(back.searchParams.get('iss')).toBe(issuer);
+      expect(back.searchParams.get('code')).toBeNull();
+    });
+
+    it('sends a bad parameter of the consent form back to the client, with state and iss', async () => {
+      const page = await t.http.get('/oauth/authorize').query(authorizeQuery()).set('Cookie', cookie).expect(200);
+      const res = await t.http
+        .post('/oauth/authorize')
+        .type('form')
+        .set('Cookie', cookie)
+        .send({ ...hiddenFields(page.text), code_challenge_method: 'plain', decision: 'allow' });
+      expect(res.status).toBe(303);
+      const back = new URL(res.headers.location);
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+      expect(back.searchParams.get('state')).toBe('st-123');
+      expect(back.searchParams.get('iss')).toBe(issuer);
       expect(back.searchParams.get('code')).toBeNull();
     });
 
@@ -293,6 +357,23 @@ describe('OAuth 2.0 authorization server', () => {
     it('takes the client secret by HTTP Basic', async () => {
       const tokens = await codeTokens();
       expect(tokens.access_token).toMatch(/^oat_/);
+    });
+
+    const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    /** RFC 6749 2.3.1 (Appendix B): the id and secret are form-encoded before Basic joins them. */
+    const formEncode = (value: string): string => new URLSearchParams({ v: value }).toString().slice(2).replace(/_/g, '%5F');
+
+    it.each(['/oauth/token', '/oauth/revoke', '/oauth/introspect'])('%s form-decodes the id and secret of HTTP Basic', async (path) => {
+      const form = path === '/oauth/token' ? { grant_type: 'client_credentials' } : { token: 'oat_unknown' };
+      const res = await t.http.post(path).type('form').set('Authorization', basic(formEncode(client.id), formEncode(secretOf(client)))).send(form);
+      expect(res.status).toBe(200);
+    });
+
+    it.each(['/oauth/token', '/oauth/revoke', '/oauth/introspect'])('%s refuses a malformed encoding with invalid_client', async (path) => {
+      const form = path === '/oauth/token' ? { grant_type: 'client_credentials' } : { token: 'oat_unknown' };
+      const res = await t.http.post(path).type('form').set('Authorization', basic(client.id, `${secretOf(client)}%zz`)).send(form);
+      expectOAuthError(res, 401, 'invalid_client');
+      expect(res.headers['www-authenticate']).toMatch(/^Basic/);
     });
 
     it('lets a public client exchange with PKCE alone', async () => {
@@ -406,10 +487,16 @@ describe('OAuth 2.0 authorization server', () => {
       expectOAuthError(await tokenRequest().send({ grant_type: 'client_credentials', client_id: publicClient.id }), 400, 'invalid_client');
     });
 
-    it('refuses an unknown grant type, the password grant, no grant type, and a JSON body', async () => {
-      const unknown = await tokenRequest().auth(client.id, secretOf(client)).send({ grant_type: 'urn:example:unknown' });
-      expectOAuthError(unknown, 400, 'unsupported_grant_type');
-      expectOAuthError(await tokenRequest().auth(client.id, secretOf(client)).send({ grant_type: 'password' }), 400, 'unauthorized_client');
+    it.each(['password', 'implicit', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:example:unknown'])(
+      'answers unsupported_grant_type to the grant %s, which the server does not offer',
+      async (grantType) => {
+        const form = { grant_type: grantType, username: user.email, password: user.password };
+        expectOAuthError(await tokenRequest().auth(client.id, secretOf(client)).send(form), 400, 'unsupported_grant_type');
+        expectOAuthError(await tokenRequest().send({ ...form, client_id: publicClient.id }), 400, 'unsupported_grant_type');
+      },
+    );
+
+    it('refuses no grant type, and a JSON body', async () => {
       expectOAuthError(await tokenRequest().auth(client.id, secretOf(client)).send({}), 400, 'invalid_request');
       const json = await t.http.post('/oauth/token').auth(client.id, secretOf(client)).send({ grant_type: 'client_credentials' });
       expectOAuthError(json, 400, 'invalid_request');
@@ -443,7 +530,7 @@ describe('OAuth 2.0 authorization server', () => {
       expectOAuthError(next, 400, 'invalid_grant');
     });
 
-    it('refuses a refresh token of another client, an access token, and a wider scope', async () => {
+    it('refuses a refresh token of another client, and an access token', async () => {
       const first = await codeTokens();
       const other = await registerClient(t.http, owner);
       expectOAuthError(
@@ -456,11 +543,15 @@ describe('OAuth 2.0 authorization server', () => {
         400,
         'invalid_grant',
       );
-      expectOAuthError(
-        await tokenRequest().auth(client.id, secretOf(client)).send({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'write:resources' }),
-        400,
-        'invalid_scope',
-      );
+    });
+
+    it('refuses a wider scope with invalid_scope, and the refresh token stays usable', async () => {
+      const first = await codeTokens();
+      const wider = await tokenRequest().auth(client.id, secretOf(client)).send({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'write:resources' });
+      expectOAuthError(wider, 400, 'invalid_scope');
+      const next = await tokenRequest().auth(client.id, secretOf(client)).send({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+      expect(next.status).toBe(200);
+      await t.http.get('/v2/resources').set('Authorization', `Bearer ${next.body.access_token}`).expect(200);
     });
   });
 
@@ -537,11 +628,12 @@ describe('OAuth 2.0 authorization server', () => {
   });
 
   describe('GET /.well-known/oauth-authorization-server', () => {
-    it('publishes RFC 8414 metadata for the host it is asked on', async () => {
-      const res = await t.http.get('/.well-known/oauth-authorization-server');
+    it('publishes RFC 8414 metadata for PUBLIC_URL, whatever host the request names', async () => {
+      const res = await t.http.get('/.well-known/oauth-authorization-server').set('Host', 'evil.example.com');
       expect(res.status).toBe(200);
-      const issuer = res.body.issuer as string;
-      expect(issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(res.headers['cache-control']).toBe('public, max-age=3600');
+      expect(res.body.issuer).toBe(issuer);
+      expect(JSON.stringify(res.body)).not.toContain('evil.example.com');
       expect(res.body).toEqual(
         expect.objectContaining({
           authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -551,9 +643,43 @@ describe('OAuth 2.0 authorization server', () => {
           response_types_supported: ['code'],
           grant_types_supported: ['authorization_code', 'client_credentials', 'refresh_token'],
           code_challenge_methods_supported: ['S256'],
+          authorization_response_iss_parameter_supported: true,
           scopes_supported: expect.arrayContaining(['read:resources', 'write:events']),
         }),
       );
+    });
+  });
+
+  describe('served over https (PUBLIC_URL https)', () => {
+    let secure: TestApp;
+
+    beforeAll(async () => {
+      secure = await createTestAppWithPublicUrl('https://rms.example.test');
+    });
+    afterAll(() => secure.close());
+
+    it('names its cookies __Host-, reads them under those names only, and gives the https issuer', async () => {
+      const login = await secure.http.get('/oauth/authorize').query(authorizeQuery()).expect(200);
+      const [csrfCookie] = login.headers['set-cookie'] as unknown as string[];
+      expect(csrfCookie).toMatch(/^__Host-rms_oauth_csrf=[0-9A-Za-z]{43}; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      const preSession = csrfCookie.split(';')[0];
+
+      const bare = preSession.replace('__Host-', '');
+      const fields = { ...hiddenFields(login.text), email: user.email, password: user.password };
+      await secure.http.post('/oauth/authorize/login').type('form').set('Cookie', bare).send(fields).expect(403);
+      const loggedIn = await secure.http.post('/oauth/authorize/login').type('form').set('Cookie', preSession).send(fields).expect(303);
+      const session = setCookiePair(loggedIn.headers['set-cookie'] as unknown as string[], 'rms_session');
+      expect(session).toMatch(/^__Host-rms_session=/);
+
+      const consentPage = await secure.http.get(loggedIn.headers.location).set('Cookie', session);
+      expect(consentPage.text).toContain('value="allow"');
+      const notRead = await secure.http.get(loggedIn.headers.location).set('Cookie', session.replace('__Host-', ''));
+      expect(notRead.text).toContain('<label for="email">');
+
+      const back = await consent(secure.http, session, authorizeQuery());
+      expect(back.searchParams.get('iss')).toBe('https://rms.example.test');
+      const metadata = await secure.http.get('/.well-known/oauth-authorization-server');
+      expect(metadata.body).toMatchObject({ issuer: 'https://rms.example.test', token_endpoint: 'https://rms.example.test/oauth/token' });
     });
   });
 });

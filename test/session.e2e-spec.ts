@@ -1,5 +1,6 @@
 import type { Response } from 'supertest';
 import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
+import { createTestAppWithPublicUrl } from './oauth/oauth-test-app';
 
 /** Session login: POST /v2/session/login and /logout, the cookie and CSRF (decisions 9). */
 
@@ -139,6 +140,30 @@ describe('session', () => {
       expectError(await t.http.post('/v2/session/logout'), 401, 'authentication_required');
       const user = await createUser(t.http);
       expectError(await t.http.post('/v2/session/logout').set('Authorization', `Bearer ${user.accessToken}`), 400, 'invalid_request');
+    });
+  });
+
+  describe('served over https (PUBLIC_URL https)', () => {
+    let secure: TestApp;
+
+    beforeAll(async () => {
+      secure = await createTestAppWithPublicUrl('https://rms.example.test');
+    });
+    afterAll(() => secure.close());
+
+    it('names the cookie __Host-rms_session, and reads it under that name only', async () => {
+      const user = await createUser(secure.http);
+      const res = await secure.http.post('/v2/session/login').send({ email: user.email, password: user.password }).expect(200);
+      const cookie = setCookie(res);
+      expect(cookie).toMatch(/^__Host-rms_session=ses_[0-9A-Z]{26}\.[0-9A-Za-z]{43}; Max-Age=86400; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
+      const pair = cookie.split(';')[0];
+      expect((await secure.http.get('/v2/users/me').set('Cookie', pair)).status).toBe(200);
+      // A bare-named cookie, as a sibling subdomain or a plain-http page could plant, is no session here.
+      expectError(await secure.http.get('/v2/users/me').set('Cookie', pair.replace('__Host-', '')), 401, 'authentication_required');
+
+      const logout = await secure.http.post('/v2/session/logout').set('Cookie', pair).set('X-CSRF-Token', res.body.data.csrf_token);
+      expect(logout.status).toBe(204);
+      expect(setCookie(logout)).toMatch(/^__Host-rms_session=;.*Path=\/;.*Secure/);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
+import { AppConfig } from '@app/config';
 import { ApiKeyAuthGuard } from '../api-keys/api-key-auth.guard';
 import { OAuthTokenAuthGuard } from '../oauth/credential/oauth-token-auth.guard';
 import { SessionAuthGuard } from '../session/session-auth.guard';
@@ -12,7 +13,7 @@ const unusedStrategy = <T>(): T => ({}) as T;
 const AUTHENTICATORS = [
   new JwtAuthGuard(unusedStrategy()),
   new ApiKeyAuthGuard(unusedStrategy()),
-  new SessionAuthGuard(unusedStrategy()),
+  new SessionAuthGuard(unusedStrategy(), new AppConfig()),
   new OAuthTokenAuthGuard(unusedStrategy()),
 ];
 const detectCredential = (req: CredentialCarrier): string => detectAmong(req, AUTHENTICATORS).kind;

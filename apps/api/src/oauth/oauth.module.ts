@@ -4,6 +4,7 @@ import { SessionModule } from '../session/session.module';
 import { AuthorizationController } from './authorize/authorization.controller';
 import { AuthorizationFlowService } from './authorize/authorization-flow.service';
 import { AuthorizationRequestInspector } from './authorize/authorization-request';
+import { LoginCsrf } from './authorize/login-csrf';
 import { OAuthClientsController } from './clients/oauth-clients.controller';
 import { OAuthClientsService } from './clients/oauth-clients.service';
 import { OAuthTokenAuthGuard } from './credential/oauth-token-auth.guard';
@@ -27,6 +28,7 @@ import { TokenAdministrationService } from './server/token-administration.servic
     TokenAdministrationService,
     AuthorizationRequestInspector,
     AuthorizationFlowService,
+    LoginCsrf,
     OAuthTokenStrategy,
     OAuthTokenAuthGuard,
   ],

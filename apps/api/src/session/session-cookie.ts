@@ -2,6 +2,7 @@ import type { CookieOptions } from 'express';
 import type { AppConfig } from '@app/config';
 import { SESSION_TTL_SECONDS } from './session.store';
 
+/** The session cookie's name over http; over https it carries the `__Host-` prefix (`hostCookieName`). */
 export const SESSION_COOKIE = 'rms_session';
 
 /** The value of one cookie in a `Cookie` header, or undefined when it is absent. */
@@ -20,16 +21,29 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
+const servedOverHttps = (config: AppConfig): boolean => config.PUBLIC_URL.startsWith('https:');
+
 /**
- * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site POSTs), Secure outside
- * development, and the whole host as its path so that `/oauth/authorize` sees it too.
+ * Over https a cookie of the service is named `__Host-<name>`: browsers keep such a cookie only
+ * when it is Secure, host-only and on Path=/, so that no sibling subdomain or plain-http page can
+ * plant or shadow it. Over http (local development) browsers would drop it, so the name is bare.
  */
+export function hostCookieName(config: AppConfig, name: string): string {
+  return servedOverHttps(config) ? `__Host-${name}` : name;
+}
+
+export function sessionCookieName(config: AppConfig): string {
+  return hostCookieName(config, SESSION_COOKIE);
+}
+
+/**
+ * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site POSTs), Secure over https
+ * and outside development, and the whole host as its path, as the `__Host-` prefix requires.
+ */
+export function hostCookieOptions(config: AppConfig): CookieOptions {
+  return { httpOnly: true, sameSite: 'lax', secure: servedOverHttps(config) || config.NODE_ENV !== 'development', path: '/' };
+}
+
 export function sessionCookieOptions(config: AppConfig): CookieOptions {
-  return {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: config.NODE_ENV !== 'development',
-    path: '/',
-    maxAge: SESSION_TTL_SECONDS * 1000,
-  };
+  return { ...hostCookieOptions(config), maxAge: SESSION_TTL_SECONDS * 1000 };
 }

@@ -8,7 +8,7 @@ import { Auth } from '../common/decorators/auth.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
-import { SESSION_COOKIE, sessionCookieOptions } from './session-cookie';
+import { SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from './session-cookie';
 import { SessionLoginView } from './session-login.view';
 import { SessionService } from './session.service';
 
@@ -25,13 +25,13 @@ export class SessionController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Log in with a session cookie',
-    description: `Sets the \`${SESSION_COOKIE}\` cookie (HttpOnly, SameSite=Lax, Secure outside development), valid for 24 hours. Unsafe methods made with it need \`X-CSRF-Token: <csrf_token>\`.`,
+    description: `Sets the \`${SESSION_COOKIE}\` cookie (\`__Host-${SESSION_COOKIE}\` when the service is served over https; HttpOnly, SameSite=Lax, Secure outside development), valid for 24 hours. Unsafe methods made with it need \`X-CSRF-Token: <csrf_token>\`.`,
   })
   @ApiDataResponse(SessionLoginView)
   @ApiErrors(400, 401, 429)
   async login(@Body() body: LoginDto, @Res({ passthrough: true }) res: Response): Promise<SessionLoginView> {
     const started = await this.sessions.login(body.email, body.password);
-    res.cookie(SESSION_COOKIE, started.cookieValue, sessionCookieOptions(this.config));
+    res.cookie(sessionCookieName(this.config), started.cookieValue, sessionCookieOptions(this.config));
     return started.view;
   }
 
@@ -45,6 +45,6 @@ export class SessionController {
   @ApiErrors(400, 401, 403)
   async logout(@Auth() auth: AuthContext, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.sessions.logout(auth);
-    res.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config));
+    res.clearCookie(sessionCookieName(this.config), sessionCookieOptions(this.config));
   }
 }

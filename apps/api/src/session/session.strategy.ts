@@ -3,9 +3,10 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-custom';
 import { ALL_SCOPES, AuthContext, AuthenticationRequiredError, InsufficientPermissionsError } from '@app/common';
+import { AppConfig } from '@app/config';
 import { AuthContextFactory } from '../auth/auth-context.factory';
 import { secretsEqual } from '../auth/opaque-secret';
-import { readCookie, SESSION_COOKIE } from './session-cookie';
+import { readCookie, sessionCookieName } from './session-cookie';
 import { SessionStore } from './session.store';
 
 export const SESSION_STRATEGY = 'session';
@@ -20,12 +21,13 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
   constructor(
     private readonly store: SessionStore,
     private readonly contexts: AuthContextFactory,
+    private readonly config: AppConfig,
   ) {
     super();
   }
 
   async validate(req: Request): Promise<AuthContext> {
-    const cookie = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const cookie = readCookie(req.headers.cookie, sessionCookieName(this.config));
     const session = cookie ? await this.store.findRemembered(cookie) : null;
     if (!session) {
       throw new AuthenticationRequiredError('The session has ended or is not valid. Log in again with POST /v2/session/login.');

@@ -22,13 +22,20 @@ export interface UntrustedAuthorizationRequest {
   message: string;
 }
 
-/** A bad parameter with a trustworthy redirect URI: the error goes back to the client. */
-export interface RedirectedAuthorizationError {
-  outcome: 'redirect';
-  location: string;
+/**
+ * A bad parameter with a trustworthy redirect URI. It goes back to the client only once the user
+ * has been shown a page of this service; before that an error page, lest anyone could send
+ * browsers to any registered URI through this service (RFC 9700 4.11.2).
+ */
+export interface InvalidAuthorizationRequest {
+  outcome: 'invalid';
+  redirectUri: string;
+  error: string;
+  description: string;
+  state?: string;
 }
 
-export type InspectedAuthorizationRequest = ValidAuthorizationRequest | UntrustedAuthorizationRequest | RedirectedAuthorizationError;
+export type InspectedAuthorizationRequest = ValidAuthorizationRequest | UntrustedAuthorizationRequest | InvalidAuthorizationRequest;
 
 const VSCHAR = /^[\x20-\x7e]*$/;
 const CODE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -72,10 +79,7 @@ export class AuthorizationRequestInspector {
       return { outcome: 'error_page', message: 'The redirect URI does not match one registered for this application.' };
     }
     const state = typeof raw.state === 'string' && VSCHAR.test(raw.state) && raw.state.length <= MAX_STATE_LENGTH ? raw.state : undefined;
-    const refuse = (error: string, description: string): RedirectedAuthorizationError => ({
-      outcome: 'redirect',
-      location: errorRedirect(redirectUri, error, description, state),
-    });
+    const refuse = (error: string, description: string): InvalidAuthorizationRequest => ({ outcome: 'invalid', redirectUri, error, description, state });
 
     if (repeated) return refuse('invalid_request', `The parameter ${repeated[0]} is repeated.`);
     if (raw.state !== undefined && state === undefined) {
@@ -93,19 +97,19 @@ export class AuthorizationRequestInspector {
 
     const method = raw.code_challenge_method;
     if (method !== undefined && method !== 'S256') return refuse('invalid_request', 'code_challenge_method must be S256.');
-    if (raw.code_challenge === undefined) {
-      if (!client.confidential) return refuse('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.');
-      if (method !== undefined) return refuse('invalid_request', 'code_challenge_method was sent without code_challenge.');
-    } else if (!CODE_CHALLENGE.test(raw.code_challenge ?? '')) {
-      return refuse('invalid_request', 'code_challenge must be 43-128 characters of [A-Za-z0-9._~-].');
-    }
+    // Every client, confidential ones included, must use PKCE (RFC 9700 2.1.1).
+    if (!raw.code_challenge) return refuse('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256.');
+    if (!CODE_CHALLENGE.test(raw.code_challenge)) return refuse('invalid_request', 'code_challenge must be 43-128 characters of [A-Za-z0-9._~-].');
 
-    const params: Record<string, string> = { response_type: 'code', client_id: client.id, redirect_uri: redirectUri, scope: scopes.join(' ') };
+    const params: Record<string, string> = {
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: redirectUri,
+      scope: scopes.join(' '),
+      code_challenge: raw.code_challenge,
+      code_challenge_method: 'S256',
+    };
     if (state !== undefined) params.state = state;
-    if (raw.code_challenge) {
-      params.code_challenge = raw.code_challenge;
-      params.code_challenge_method = 'S256';
-    }
     return { outcome: 'valid', client, redirectUri, scopes, params };
   }
 

@@ -3,7 +3,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@app/config';
 import { Public } from '../../common/decorators/public.decorator';
-import { SESSION_COOKIE, sessionCookieOptions } from '../../session/session-cookie';
+import { hostCookieName, hostCookieOptions, sessionCookieName, sessionCookieOptions } from '../../session/session-cookie';
 import { ApiFormBody, ApiHtmlResponse, ApiRedirectResponse } from '../server/oauth-server.openapi';
 import { AuthorizationFlowService, AuthorizationStep, LOGIN_CSRF_COOKIE } from './authorization-flow.service';
 
@@ -13,7 +13,7 @@ const FLOW_FIELDS = {
   redirect_uri: { description: 'One of the redirect URIs the client registered, exactly' },
   scope: { description: "Space-separated scopes; the client's scopes when omitted" },
   state: { description: 'Echoed back to the client' },
-  code_challenge: { description: 'PKCE challenge, required of public clients' },
+  code_challenge: { description: 'PKCE challenge, required of every client' },
   code_challenge_method: { description: 'S256' },
   csrf_token: { description: 'The token the page put in the form' },
 };
@@ -32,20 +32,20 @@ export class AuthorizationController {
   @ApiOperation({
     summary: 'Authorization endpoint (RFC 6749 4.1.1)',
     description:
-      'A login page when the browser has no session, then a consent page naming the client and each scope. An unknown ' +
-      'client or a redirect URI not registered exactly is an error page, never a redirect; any other bad parameter ' +
-      'is sent back to the redirect URI as `error`, with `state`.',
+      'A login page when the browser has no session, then a consent page naming the client and each scope. PKCE ' +
+      '(`code_challenge` with `code_challenge_method=S256`) is required of every client, confidential ones too. Any bad ' +
+      'parameter is an error page, never a redirect: nothing goes back to the client before the user has been shown ' +
+      'the login or consent page (RFC 9700 4.11.2). Every answer sent back to the client carries `iss` (RFC 9207).',
   })
   @ApiQuery({ name: 'response_type', required: true, schema: { type: 'string', enum: ['code'] } })
   @ApiQuery({ name: 'client_id', required: true, schema: { type: 'string' } })
   @ApiQuery({ name: 'redirect_uri', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'scope', required: false, schema: { type: 'string' } })
   @ApiQuery({ name: 'state', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'code_challenge', required: false, schema: { type: 'string' } })
+  @ApiQuery({ name: 'code_challenge', required: true, schema: { type: 'string' } })
   @ApiQuery({ name: 'code_challenge_method', required: false, schema: { type: 'string', enum: ['S256'] } })
   @ApiHtmlResponse(200, 'The login page, or the consent page when a session exists')
-  @ApiRedirectResponse(302, 'Back to the client with `error` and `state`')
-  @ApiHtmlResponse(400, 'Error page: unknown client or unregistered redirect URI')
+  @ApiHtmlResponse(400, 'Error page: unknown client, unregistered redirect URI or any other bad parameter')
   async start(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.flow.start(req));
   }
@@ -53,8 +53,7 @@ export class AuthorizationController {
   @Post('login')
   @ApiOperation({ summary: 'Log in from the authorization page', description: 'Starts a session, then goes back to the consent page.' })
   @ApiFormBody({ ...FLOW_FIELDS, email: { description: 'Email' }, password: { description: 'Password' } }, ['client_id', 'csrf_token'])
-  @ApiRedirectResponse(303, 'Logged in: on to the consent page')
-  @ApiRedirectResponse(302, 'Back to the client with `error` and `state`')
+  @ApiRedirectResponse(303, 'Logged in: on to the consent page; or, for a bad parameter, back to the client with `error`, `state` and `iss`')
   @ApiHtmlResponse(400, 'Error page: unknown client or unregistered redirect URI')
   @ApiHtmlResponse(401, 'The login page again: wrong email or password')
   @ApiHtmlResponse(403, 'Error page: the form token is missing or wrong')
@@ -66,12 +65,12 @@ export class AuthorizationController {
   @Post()
   @ApiOperation({
     summary: 'Allow or deny from the consent page',
-    description: 'Allow sends the browser to the redirect URI with `code` and `state`; Deny with `error=access_denied` and `state`.',
+    description:
+      'Allow sends the browser to the redirect URI with `code`, `state` and `iss`; Deny with `error=access_denied`, `state` and `iss`.',
   })
   @ApiFormBody({ ...FLOW_FIELDS, decision: { description: 'The button pressed', enum: ['allow', 'deny'] } }, ['client_id', 'csrf_token', 'decision'])
-  @ApiRedirectResponse(303, 'Back to the client with the code, or with `error=access_denied`')
-  @ApiRedirectResponse(302, 'Back to the client with `error` and `state`')
-  @ApiHtmlResponse(400, 'Error page: unknown client, unregistered redirect URI or no decision')
+  @ApiRedirectResponse(303, 'Back to the client with the code, or with `error` (`access_denied` for Deny), `state` and `iss`')
+  @ApiHtmlResponse(400, 'Error page: unknown client, unregistered redirect URI, no decision, or a bad parameter with no session')
   @ApiHtmlResponse(401, 'The login page: the session has ended')
   @ApiHtmlResponse(403, 'Error page: the form token is missing or wrong')
   async decide(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -79,16 +78,16 @@ export class AuthorizationController {
   }
 
   private send(res: Response, step: AuthorizationStep): void {
-    const secure = this.config.NODE_ENV !== 'development';
-    if (step.loginCsrfToken) {
-      res.cookie(LOGIN_CSRF_COOKIE, step.loginCsrfToken, { httpOnly: true, sameSite: 'lax', secure, path: '/oauth/authorize' });
-    } else if (step.loginCsrfToken === null) {
-      res.clearCookie(LOGIN_CSRF_COOKIE, { httpOnly: true, sameSite: 'lax', secure, path: '/oauth/authorize' });
+    const loginCsrfCookie = hostCookieName(this.config, LOGIN_CSRF_COOKIE);
+    if (step.loginPreSession) {
+      res.cookie(loginCsrfCookie, step.loginPreSession, hostCookieOptions(this.config));
+    } else if (step.loginPreSession === null) {
+      res.clearCookie(loginCsrfCookie, hostCookieOptions(this.config));
     }
-    if (step.sessionCookie) res.cookie(SESSION_COOKIE, step.sessionCookie, sessionCookieOptions(this.config));
+    if (step.sessionCookie) res.cookie(sessionCookieName(this.config), step.sessionCookie, sessionCookieOptions(this.config));
     if (step.kind === 'redirect') {
       res.setHeader('Cache-Control', 'no-store');
-      res.redirect(step.status, step.location);
+      res.redirect(303, step.location);
       return;
     }
     res.status(step.page.status).set(step.page.headers).send(step.page.html);

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { AppConfig } from '@app/config';
 import { AcceptsClientBasic, Public } from '../../common/decorators/public.decorator';
 import { AuthorizationServer } from './authorization-server';
 import { authorizationServerMetadata } from './authorization-server-metadata';
@@ -26,6 +27,7 @@ export class OAuthServerController {
   constructor(
     private readonly server: AuthorizationServer,
     private readonly tokens: TokenAdministrationService,
+    private readonly config: AppConfig,
   ) {}
 
   @Post('oauth/token')
@@ -36,8 +38,9 @@ export class OAuthServerController {
     description:
       'Grants `authorization_code` (with PKCE; codes live 60 seconds and are single-use), `client_credentials` ' +
       "(acting on the account that registered the client, never beyond the client's scopes) and `refresh_token` " +
-      '(rotated; a used refresh token revokes its whole grant). Client secrets in the body or by HTTP Basic. ' +
-      'Answers carry `Cache-Control: no-store`.',
+      '(rotated; a used refresh token revokes its whole grant; a scope beyond the grant is `invalid_scope` and leaves ' +
+      'the refresh token usable). Any other grant is `unsupported_grant_type`. Client secrets in the body or by HTTP ' +
+      'Basic, id and secret form-encoded (RFC 6749 2.3.1). Answers carry `Cache-Control: no-store`.',
   })
   @ApiFormBody(
     {
@@ -90,11 +93,14 @@ export class OAuthServerController {
   @Get('.well-known/oauth-authorization-server')
   @ApiOperation({
     summary: 'Authorization server metadata (RFC 8414)',
-    description: 'The issuer is the scheme, host and port the request reached (behind a proxy, as `TRUST_PROXY_HOPS` allows).',
+    description:
+      "The issuer, and every endpoint's address, is the service's configured public URL (`PUBLIC_URL`), whatever " +
+      'host the request named; the document is the same for every request, and may be cached for an hour.',
   })
   @ApiOkResponse({ type: AuthorizationServerMetadataView })
-  metadata(@Req() req: Request, @Res() res: Response): void {
+  metadata(@Res() res: Response): void {
+    // Safe to share in caches: it depends on configuration only, never on the request.
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.json(authorizationServerMetadata(`${req.protocol}://${req.get('host') ?? 'localhost'}`));
+    res.json(authorizationServerMetadata(this.config.PUBLIC_URL));
   }
 }

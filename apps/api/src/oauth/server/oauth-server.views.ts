@@ -94,8 +94,11 @@ export class AuthorizationServerMetadataView {
   @ApiProperty({ type: String, isArray: true })
   introspection_endpoint_auth_methods_supported: string[];
 
-  @ApiProperty({ type: String, isArray: true })
+  @ApiProperty({ type: String, isArray: true, description: 'S256 only; every client must use PKCE.' })
   code_challenge_methods_supported: string[];
+
+  @ApiProperty({ description: 'Every authorization response carries `iss` (RFC 9207).' })
+  authorization_response_iss_parameter_supported: boolean;
 
   @ApiProperty()
   service_documentation: string;
