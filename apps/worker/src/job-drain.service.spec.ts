@@ -19,7 +19,7 @@ describe('JobDrain', () => {
       // Stopped at a different moment of its connections' opening each round (INFO and CLIENT SETNAME in flight).
       await new Promise((resolve) => setTimeout(resolve, round / 4));
       await new JobDrain(discovery).onModuleDestroy();
-      expect(worker.closed).toBe(true);
+      expect(worker.isRunning()).toBe(false);
     }
     // A command flushed at close would reject, or make the worker emit an unlistened error, on a later turn.
     await new Promise((resolve) => setTimeout(resolve, 200));
