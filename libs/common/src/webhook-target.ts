@@ -1,70 +1,74 @@
 import { lookup as dnsLookup, LookupAddress, LookupAllOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { IPv4, IPv6, parseCIDR } from 'ipaddr.js';
 
 /**
- * Addresses a webhook may not reach (decisions 11): loopback, private, CGNAT, link-local
- * (which holds the cloud metadata address 169.254.169.254), unspecified, multicast,
- * reserved and benchmarking ranges, and their IPv6 counterparts. IPv4-mapped and NAT64
- * IPv6 addresses are judged by the IPv4 address inside them.
+ * IANA's only global unicast allocation (RFC 4291 §2.4). ipaddr.js calls any address it has no
+ * name for 'unicast', including the IPv4-compatible ::a.b.c.d (::/96, RFC 4291 §2.5.5.1), so an
+ * IPv6 address outside it is refused too.
  */
-const REFUSED = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  REFUSED.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  REFUSED.addSubnet(network, prefix, 'ipv6');
+const IPV6_GLOBAL_UNICAST = parseCIDR('2000::/3');
+/** The well-known NAT64 prefix (RFC 6052 §2.1): DNS64 answers for IPv4-only hosts carry the host's IPv4 address in its last 32 bits. */
+const NAT64_WELL_KNOWN_PREFIX = parseCIDR('64:ff9b::/96');
+
+/**
+ * The IPv4 address an IPv6 address stands for, when its embedding is fixed: IPv4-mapped
+ * (::ffff:a.b.c.d) and the well-known NAT64 prefix, which a DNS64 resolver gives for every
+ * IPv4-only receiver. The other forms carrying an IPv4 address (rfc6145, the local-use NAT64
+ * prefix 64:ff9b:1::/48 whose layout depends on the operator's prefix length, 6to4, Teredo)
+ * are refused outright: no legitimate receiver needs them.
+ */
+function embeddedIpv4(address: IPv6): IPv4 | null {
+  if (address.range() === 'ipv4Mapped') return address.toIPv4Address();
+  if (address.match(NAT64_WELL_KNOWN_PREFIX)) return new IPv4(address.toByteArray().slice(12));
+  return null;
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) address. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!match) return null;
-  if (match[1]) return match[1];
-  const high = parseInt(match[2], 16);
-  const low = parseInt(match[3], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/**
+ * An IPv6 address as ipaddr.js should read it: without a zone id, which does not change its
+ * range, and with a dotted IPv4 tail spelled in hex, since ipaddr.js reads the IPv4-compatible
+ * ::a.b.c.d as the IPv4-mapped ::ffff:a.b.c.d and would then judge a.b.c.d.
+ */
+function parseIpv6(address: string): IPv6 {
+  const hexTail = (tail: string): string => {
+    const [a, b, c, d] = tail.split('.').map(Number);
+    return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  };
+  return IPv6.parse(address.replace(/%.*$/, '').replace(/\d+\.\d+\.\d+\.\d+$/, hexTail));
 }
 
-/** True when a webhook must not be delivered to this IP address. */
+/**
+ * True when a webhook must not be delivered to this IP address (decisions 11): anything
+ * ipaddr.js does not call plain 'unicast' (loopback, private, CGNAT, link-local with the cloud
+ * metadata address 169.254.169.254, unique-local, multicast, reserved, benchmarking, ...).
+ */
 export function isRefusedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return REFUSED.check(address, 'ipv4');
+  if (family === 4) return IPv4.parse(address).range() !== 'unicast';
   if (family !== 6) return true;
-  const inner = embeddedIpv4(address.toLowerCase());
-  if (inner) return REFUSED.check(inner, 'ipv4');
-  return REFUSED.check(address, 'ipv6');
+  const ipv6 = parseIpv6(address);
+  const inner = embeddedIpv4(ipv6);
+  if (inner) return inner.range() !== 'unicast';
+  return ipv6.range() !== 'unicast' || !ipv6.match(IPV6_GLOBAL_UNICAST);
 }
 
+/**
+ * `localhost` and names under `.localhost` are loopback by definition (RFC 6761 §6.3), whatever
+ * a resolver answers for them, so they are refused without asking one.
+ */
+export function isLoopbackName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/**
+ * A connection refused by the guard. Its message names no address: it is shown to the
+ * webhook's owner, and saying what a name resolved to would make webhooks a tool for reading
+ * the service's internal DNS.
+ */
 export class RefusedTargetError extends Error {
-  constructor(
-    readonly hostname: string,
-    readonly address: string,
-  ) {
-    super(`${hostname} resolves to ${address}, a loopback, private, link-local or reserved address`);
+  constructor() {
+    super('not an allowed target: the host points to a loopback, private, link-local or reserved address');
     this.name = 'RefusedTargetError';
   }
 }
@@ -78,21 +82,12 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * rebinding) is still refused.
  */
 export function guardedLookup(hostname: string, options: LookupAllOptions | object, callback: LookupCallback): void {
+  // Asynchronous like dns.lookup: callers may attach their listeners after calling it.
+  if (isLoopbackName(hostname)) return process.nextTick(callback, new RefusedTargetError(), []);
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const refused = addresses.find((entry) => isRefusedAddress(entry.address));
-    if (refused) return callback(new RefusedTargetError(hostname, refused.address), []);
+    if (addresses.some((entry) => isRefusedAddress(entry.address))) return callback(new RefusedTargetError(), []);
     if ((options as LookupAllOptions).all) return callback(null, addresses);
     return callback(null, addresses[0].address, addresses[0].family);
   });
-}
-
-/** The first refused address the host resolves to, or null when all are public; rejects when it does not resolve. */
-export async function findRefusedAddress(hostname: string): Promise<string | null> {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host)) return isRefusedAddress(host) ? host : null;
-  const addresses = await new Promise<LookupAddress[]>((resolve, reject) =>
-    dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
-  );
-  return addresses.find((entry) => isRefusedAddress(entry.address))?.address ?? null;
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import dns from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { HttpsReceiver, startHttpsReceiver } from '@app/testing';
@@ -87,13 +88,34 @@ describe('sendWebhook', () => {
     expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms' });
   });
 
-  it('refuses private targets at connect time unless allowed', async () => {
+  it('refuses private targets at connect time unless allowed, naming no address', async () => {
     respond((_raw, res) => res.writeHead(200).end());
     const literal = await sendWebhook(url(), body, {}, options({ agents: guarded }));
-    expect(literal).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/127\.0\.0\.1/) });
+    expect(literal).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/) });
     // A name is judged by the address it resolves to at connection time.
     const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ agents: guarded }));
-    expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/loopback/) });
+    expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/) });
+    // The owner reads attempts[].error: it must not say what the host resolved to.
+    for (const attempt of [literal, named]) expect(attempt.error).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
+  it.each(['[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b:1::7f00:1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]'])(
+    'refuses the IPv6 literal %s, which carries an IPv4 address, before connecting',
+    async (host) => {
+      const attempt = await sendWebhook(`https://${host}:${receiver.port}/hook`, body, {}, options({ agents: guarded }));
+      expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/) });
+    },
+  );
+
+  it('bounds a connect-time lookup that never answers by the delivery timeout', async () => {
+    const lookup = jest.spyOn(dns, 'lookup').mockImplementation(() => undefined);
+    try {
+      const attempt = await sendWebhook('https://stalled.example.com/hook', body, {}, options({ agents: guarded, timeoutMs: 300 }));
+      expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms' });
+      expect(lookup).toHaveBeenCalledWith('stalled.example.com', expect.anything(), expect.any(Function));
+    } finally {
+      lookup.mockRestore();
+    }
   });
 
   it('records an untrusted certificate as an error', async () => {
@@ -118,7 +140,7 @@ describe('sendWebhook', () => {
     respond((_raw, res) => res.writeHead(200).end('ok'));
     for (let sent = 0; sent < 2; sent++) {
       const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ agents: guarded }));
-      expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/resolves to 127\.0\.0\.1/) });
+      expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/) });
     }
   });
 });

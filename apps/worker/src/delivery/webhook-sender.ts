@@ -39,7 +39,7 @@ export async function sendWebhook(
   const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
   // Node connects to an IP literal without calling `lookup`, so literals are judged here.
   if (!options.agents.allowPrivateTargets && isIP(literal) && isRefusedAddress(literal)) {
-    return finish(null, new RefusedTargetError(literal, literal).message, null);
+    return finish(null, new RefusedTargetError().message, null);
   }
   const agent = options.agents.for(target);
   return new Promise((resolve) => {
