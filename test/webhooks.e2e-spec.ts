@@ -1,5 +1,25 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
+import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from './support';
+import { FakeDnsServer, startFakeDnsServer } from './webhook-dns-server';
+
+/**
+ * URLs whose host Node's URL parser cannot read, or that cannot name a DNS host: each must be a
+ * 400 on `url`, never a 500 (Schemathesis found the zone id) nor a stored webhook.
+ */
+const MALFORMED_URLS = [
+  'https://[fe80::1%25eth0]/in',
+  'https://[fe80::1%eth0]/in',
+  'https://[::1',
+  'https://%00/',
+  'https://[v1.x]/',
+  'https://[::1]:99999/',
+  'https://1.2.3.4.5/',
+  `https://${'a'.repeat(64)}.example.com/`,
+  `https://${'a.'.repeat(130)}example.com/`,
+  'https://public.hooks.test./in',
+  // Not a URI (the API's url is `format: uri`): an international name goes as punycode.
+  'https://bücher.example/in',
+];
 
 /** Webhook registrations: /v2/webhooks (decisions 3, 9 and 11). */
 describe('Webhooks', () => {
@@ -76,6 +96,12 @@ describe('Webhooks', () => {
       expect(errorFields(res)).toEqual([field]);
     });
 
+    it.each(MALFORMED_URLS)('refuses %s with 400 on url, though private targets are allowed', async (url) => {
+      const res = await create(owner, { ...valid, url });
+      expectError(res, 400, 'validation_error');
+      expect(errorFields(res)).toEqual(['url']);
+    });
+
     it('refuses unknown fields', async () => {
       const res = await create(owner, { ...valid, status: 'disabled' });
       expect(res.status).toBe(400);
@@ -112,6 +138,7 @@ describe('Webhooks', () => {
 
     it.each([
       ['url', { url: 'http://x.example.com' }],
+      ['url', { url: 'https://[fe80::1%25eth0]/in' }],
       ['events', { events: ['nope'] }],
       ['secret', { secret: 'short' }],
       ['status', { status: 'paused' }],
@@ -218,37 +245,84 @@ describe('Webhooks', () => {
 describe('Webhooks to private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=false)', () => {
   let t: TestApp;
   let owner: TestUser;
+  let dns: FakeDnsServer;
 
   beforeAll(async () => {
-    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+    // Names are asked of a DNS server of the test's own, which knows only these.
+    dns = await startFakeDnsServer({
+      records: { 'public.hooks.test': ['93.184.216.34'], 'xn--bcher-kva.hooks.test': ['93.184.216.34'] },
+    });
+    Object.assign(process.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_DNS_SERVERS: dns.address });
     t = await createTestApp();
     owner = await createUser(t.http);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await dns?.close();
+  });
+
+  const auth = (): [string, string] => ['Authorization', `Bearer ${owner.accessToken}`];
+  const create = (url: string) => t.http.post('/v2/webhooks').set(...auth()).send({ url, events: ['resource.created'] });
 
   it.each([
     'https://127.0.0.1/in',
     'https://localhost:8443/in',
+    'https://localhost./in',
     'https://10.0.0.5/in',
     'https://169.254.169.254/latest/meta-data',
+    'https://0xa9fea9fe/latest/meta-data',
     'https://[::1]/in',
     'https://[::ffff:127.0.0.1]/in',
     'https://no-such-host.invalid/in',
+    'https://no-such-host.invalid./in',
   ])('refuses %s at create', async (url) => {
-    const create = await t.http
-      .post('/v2/webhooks')
-      .set('Authorization', `Bearer ${owner.accessToken}`)
-      .send({ url, events: ['resource.created'] });
-    expectError(create, 400, 'validation_error');
-    expect(errorFields(create)).toEqual(['url']);
-  });
-
-  it('refuses a private url on update', async () => {
-    const auth: [string, string] = ['Authorization', `Bearer ${owner.accessToken}`];
-    const created = await t.http.post('/v2/webhooks').set(...auth).send({ url: 'https://8.8.8.8/in', events: ['user.updated'] });
-    expect(created.status).toBe(201);
-    const res = await t.http.patch(`/v2/webhooks/${created.body.data.id}`).set(...auth).send({ url: 'https://127.0.0.1/in' });
+    const res = await create(url);
     expectError(res, 400, 'validation_error');
     expect(errorFields(res)).toEqual(['url']);
+  });
+
+  it.each([
+    ['IPv4-compatible (::/96)', 'https://[::127.0.0.1]/in'],
+    ['IPv4-compatible, public inside', 'https://[::8.8.8.8]/in'],
+    ['IPv4-translated (rfc6145)', 'https://[::ffff:0:127.0.0.1]/in'],
+    ['local-use NAT64 (RFC 8215)', 'https://[64:ff9b:1::7f00:1]/in'],
+    ['6to4 (RFC 3056)', 'https://[2002:7f00:1::1]/in'],
+    ['Teredo (RFC 4380)', 'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/in'],
+    ['well-known NAT64 of a private address', 'https://[64:ff9b::10.0.0.1]/in'],
+  ])('refuses the IPv6 form %s at create: %s', async (_form, url) => {
+    const res = await create(url);
+    expectError(res, 400, 'validation_error');
+    expect(errorFields(res)).toEqual(['url']);
+  });
+
+  it.each(['https://8.8.8.8/in', 'https://[2606:4700::1111]/in', 'https://[64:ff9b::8.8.8.8]/in', 'https://public.hooks.test/in', 'https://xn--bcher-kva.hooks.test/in'])(
+    'accepts the public %s',
+    async (url) => {
+      await create(url).expect(201);
+    },
+  );
+
+  it.each(MALFORMED_URLS)('refuses %s with 400 on url', async (url) => {
+    const res = await create(url);
+    expectError(res, 400, 'validation_error');
+    expect(errorFields(res)).toEqual(['url']);
+  });
+
+  it('says a target is not allowed without saying what the host resolved to', async () => {
+    for (const url of ['https://localhost/in', 'https://127.0.0.1/in', 'https://[::ffff:127.0.0.1]/in']) {
+      const message = errorMessagesFor(await create(url), 'url');
+      expect(message).toMatch(/must point to a public host/);
+      expect(message).not.toMatch(/127\.0\.0\.1|::1|7f00/);
+    }
+  });
+
+  it('refuses a private or unparsable url on update', async () => {
+    const created = await create('https://8.8.8.8/in');
+    expect(created.status).toBe(201);
+    for (const url of ['https://127.0.0.1/in', 'https://[::127.0.0.1]/in', 'https://[fe80::1%25eth0]/in']) {
+      const res = await t.http.patch(`/v2/webhooks/${created.body.data.id}`).set(...auth()).send({ url });
+      expectError(res, 400, 'validation_error');
+      expect(errorFields(res)).toEqual(['url']);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { applyDecorators } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { Plan } from '@app/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
@@ -11,6 +12,7 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateBy,
   ValidateIf,
   validateSync,
 } from 'class-validator';
@@ -20,6 +22,17 @@ const toInt = ({ value }: { value: unknown }): unknown =>
 
 /** A timeout in milliseconds: a whole number, at least 100. */
 const TimeoutMs = (): PropertyDecorator => applyDecorators(Transform(toInt), IsInt(), Min(100));
+
+/**
+ * One DNS server as `dns.setServers` takes it: `ip`, `ip:port` or `[ipv6]:port`. The port is
+ * checked here because port 0 aborts the process inside Node's c-ares binding.
+ */
+function isDnsServer(entry: string): boolean {
+  if (isIP(entry)) return true;
+  const match = /^(?:\[(.+)\]|([\d.]+))(?::(\d+))?$/.exec(entry);
+  const port = Number(match?.[3] ?? 53);
+  return match !== null && (match[1] ? isIP(match[1]) === 6 : isIP(match[2]) === 4) && port >= 1 && port <= 65535;
+}
 
 /**
  * Development without JWT_SECRET signs with a secret made at start: nothing secret is built into
@@ -124,6 +137,20 @@ export class AppConfig {
   @Matches(/^\d+(,\d+)*$/, { message: 'must be comma-separated milliseconds, e.g. 0,60000,300000,1800000,7200000' })
   WEBHOOK_RETRY_SCHEDULE_MS = '0,60000,300000,1800000,7200000';
 
+  /**
+   * DNS servers the API asks when it checks a webhook's host (comma-separated `ip`, `ip:port` or
+   * `[ipv6]:port`); unset, the system's (`dns.getServers()`).
+   */
+  @ValidateIf((config: AppConfig) => config.WEBHOOK_DNS_SERVERS !== undefined)
+  @ValidateBy(
+    {
+      name: 'isDnsServerList',
+      validator: { validate: (value: unknown) => typeof value === 'string' && value.split(',').every((entry) => isDnsServer(entry.trim())) },
+    },
+    { message: 'must be comma-separated DNS server addresses, e.g. 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53' },
+  )
+  WEBHOOK_DNS_SERVERS?: string;
+
   /** Deliveries one worker sends at once: mostly waiting on receivers, so many per process. */
   @Transform(toInt)
   @IsInt()
@@ -178,6 +205,10 @@ export class AppConfig {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
   }
 
+  get webhookDnsServers(): string[] | undefined {
+    return this.WEBHOOK_DNS_SERVERS?.split(',').map((server) => server.trim());
+  }
+
   get webhookRetrySchedule(): number[] {
     return this.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
   }
@@ -197,7 +228,7 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT');
+  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS');
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),
   );

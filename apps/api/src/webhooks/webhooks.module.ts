@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { QueueModule } from '@app/queue';
+import { WebhookTargetResolver } from './webhook-target-resolver';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
@@ -7,6 +8,6 @@ import { WebhooksService } from './webhooks.service';
 @Module({
   imports: [QueueModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService],
+  providers: [WebhooksService, WebhookTargetResolver],
 })
 export class WebhooksModule {}

@@ -4,7 +4,6 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import {
   AuthContext,
-  findRefusedAddress,
   isId,
   newId,
   offsetMeta,
@@ -20,9 +19,17 @@ import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { sampleEvent } from './sample-event';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
+import { TARGET_RESOLUTION_DEADLINE_MS, WebhookTargetResolver } from './webhook-target-resolver';
 import { CreatedWebhookView, DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
 
 const DEFAULT_PER_PAGE = 20;
+
+/**
+ * One answer for a private, loopback or unresolvable host: it names no address, and does not
+ * tell an internal name that resolves from one that does not (decisions 11).
+ */
+const REFUSED_TARGET = 'must point to a public host: one that resolves, and not to a loopback, private, link-local or reserved address';
+const UNANSWERED_TARGET = `must have a host whose DNS answers within ${TARGET_RESOLUTION_DEADLINE_MS / 1000} seconds; it did not (try again later)`;
 
 /** A Standard Webhooks style secret: `whsec_` and the base64 of 24 random bytes. */
 function newWebhookSecret(): string {
@@ -36,6 +43,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly config: AppConfig,
+    private readonly targets: WebhookTargetResolver,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
   ) {}
 
@@ -141,15 +149,13 @@ export class WebhooksService implements OnApplicationBootstrap {
    */
   private async assertReachableTarget(url: string): Promise<void> {
     if (this.config.allowPrivateWebhookTargets) return;
-    const { hostname } = new URL(url);
-    let refused: string | null;
-    try {
-      refused = await findRefusedAddress(hostname);
-    } catch {
-      throw ValidationError.field('url', `must have a host that resolves; ${hostname} does not`);
-    }
-    if (refused) {
-      throw ValidationError.field('url', `must not target a loopback, private, link-local or metadata address (${hostname} is ${refused})`);
+    switch (await this.targets.check(new URL(url).hostname)) {
+      case 'public':
+        return;
+      case 'refused':
+        throw ValidationError.field('url', REFUSED_TARGET);
+      case 'unanswered':
+        throw ValidationError.field('url', UNANSWERED_TARGET);
     }
   }
 

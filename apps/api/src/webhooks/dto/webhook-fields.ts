@@ -1,7 +1,22 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, IsUrl, Length, MaxLength } from 'class-validator';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, isURL, Length, MaxLength, ValidateBy } from 'class-validator';
 import { EVENT_KINDS } from '@app/common';
+
+/** The longest name DNS can carry (RFC 1035 §2.3.4, less the root's dot). */
+const MAX_HOSTNAME_LENGTH = 253;
+
+/**
+ * An https URI as the OpenAPI document promises (`format: uri`: ASCII, so an international name
+ * goes as punycode) that validator.js and Node's URL parser both read: validator.js accepts
+ * hosts Node cannot parse (an IPv6 zone id, `[fe80::1%25eth0]`), which the service and the
+ * worker would then fail on. A longer name than DNS carries could never be delivered to.
+ */
+function isHttpsUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value)) return false;
+  if (!isURL(value, { protocols: ['https'], require_protocol: true, require_tld: false, require_valid_protocol: true })) return false;
+  return URL.canParse(value) && new URL(value).hostname.length <= MAX_HOSTNAME_LENGTH;
+}
 
 /** `url`: https only (decisions 11); private addresses are refused by the service. */
 export function WebhookUrlField(required: boolean): PropertyDecorator {
@@ -11,9 +26,9 @@ export function WebhookUrlField(required: boolean): PropertyDecorator {
     ...(required ? [] : [IsOptional()]),
     IsString({ message: 'must be a string' }),
     MaxLength(2048, { message: 'must be at most 2048 characters' }),
-    IsUrl(
-      { protocols: ['https'], require_protocol: true, require_tld: false, require_valid_protocol: true },
-      { message: 'must be an https:// URL' },
+    ValidateBy(
+      { name: 'isHttpsUrl', validator: { validate: isHttpsUrl } },
+      { message: 'must be an https:// URL, in ASCII (punycode for an international host name)' },
     ),
   );
 }
