@@ -118,6 +118,11 @@ describe('sendWebhook', () => {
     }
   });
 
+  it.each(['https://[fe80::1%25eth0]/hook', 'https://[::1/hook'])('records an unparsable stored url (%s) as a failed attempt instead of throwing', async (stored) => {
+    const attempt = await sendWebhook(stored, body, {}, options());
+    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'The webhook url cannot be parsed.' });
+  });
+
   it('records an untrusted certificate as an error', async () => {
     respond((_raw, res) => res.writeHead(200).end());
     const attempt = await sendWebhook(url(), body, {}, options({ agents: untrusting }));

@@ -35,6 +35,8 @@ export async function sendWebhook(
     response_body: responseBody,
     succeeded: statusCode !== null && statusCode >= 200 && statusCode < 300,
   });
+  // A url stored before the API refused its form (a zone id, say) is a failed attempt, not a thrown job.
+  if (!URL.canParse(url)) return finish(null, 'The webhook url cannot be parsed.', null);
   const target = new URL(url);
   const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
   // Node connects to an IP literal without calling `lookup`, so literals are judged here.
