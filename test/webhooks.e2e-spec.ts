@@ -89,6 +89,7 @@ describe('Webhooks', () => {
       ['events', { url: valid.url }],
       ['secret', { ...valid, secret: 'too-short' }],
       ['secret', { ...valid, secret: 1234567890123456 }],
+      ['secret', { ...valid, secret: null }],
       ['description', { ...valid, description: 'x'.repeat(501) }],
     ])('refuses a bad %s with 400 validation_error', async (field, body) => {
       const res = await create(owner, body);
@@ -142,6 +143,10 @@ describe('Webhooks', () => {
       ['events', { events: ['nope'] }],
       ['secret', { secret: 'short' }],
       ['status', { status: 'paused' }],
+      ['url', { url: null }],
+      ['events', { events: null }],
+      ['secret', { secret: null }],
+      ['status', { status: null }],
     ])('refuses a bad %s', async (field, body) => {
       const { id } = await newWebhook();
       const res = await t.http.patch(`/v2/webhooks/${id}`).set(...bearer(owner)).send(body);

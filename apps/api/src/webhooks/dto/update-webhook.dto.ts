@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
 import type { EventKind } from '@app/common';
 import type { WebhookStatus } from '@app/database';
-import { WebhookDescriptionField, WebhookEventsField, WebhookSecretField, WebhookUrlField } from './webhook-fields';
+import { WebhookDescriptionField, WebhookEventsField, WebhookSecretField, WebhookUrlField, WhenSent } from './webhook-fields';
 
 export class UpdateWebhookDto {
   @WebhookUrlField(false)
@@ -18,7 +18,7 @@ export class UpdateWebhookDto {
   description?: string | null;
 
   @ApiPropertyOptional({ enum: ['enabled', 'disabled'], description: '`enabled` re-enables a disabled webhook.' })
-  @IsOptional()
+  @WhenSent()
   @IsIn(['enabled', 'disabled'], { message: 'must be enabled or disabled' })
   status?: WebhookStatus;
 }

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, isURL, Length, MaxLength, ValidateBy } from 'class-validator';
+import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, isURL, Length, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { EVENT_KINDS } from '@app/common';
 
 /** The longest name DNS can carry (RFC 1035 §2.3.4, less the root's dot). */
@@ -18,12 +18,15 @@ function isHttpsUrl(value: unknown): boolean {
   return URL.canParse(value) && new URL(value).hostname.length <= MAX_HOSTNAME_LENGTH;
 }
 
+/** Checks a field only when it is sent: omitted keeps the value, and `null` is refused, since none of these can be cleared. */
+export const WhenSent = (): PropertyDecorator => ValidateIf((_dto, value: unknown) => value !== undefined);
+
 /** `url`: https only (decisions 11); private addresses are refused by the service. */
 export function WebhookUrlField(required: boolean): PropertyDecorator {
   const doc = { format: 'uri', pattern: '^https://', maxLength: 2048, example: 'https://hooks.example.com/rms' };
   return applyDecorators(
     required ? ApiProperty(doc) : ApiPropertyOptional(doc),
-    ...(required ? [] : [IsOptional()]),
+    ...(required ? [] : [WhenSent()]),
     IsString({ message: 'must be a string' }),
     MaxLength(2048, { message: 'must be at most 2048 characters' }),
     ValidateBy(
@@ -38,7 +41,7 @@ export function WebhookEventsField(required: boolean): PropertyDecorator {
   const doc = { enum: [...EVENT_KINDS], isArray: true, minItems: 1, uniqueItems: true, example: ['resource.created'] };
   return applyDecorators(
     required ? ApiProperty(doc) : ApiPropertyOptional(doc),
-    ...(required ? [] : [IsOptional()]),
+    ...(required ? [] : [WhenSent()]),
     IsArray({ message: 'must be an array of event kinds' }),
     ArrayNotEmpty({ message: 'must name at least one event kind' }),
     ArrayUnique({ message: 'must not repeat an event kind' }),
@@ -55,7 +58,7 @@ export function WebhookSecretField(): PropertyDecorator {
       writeOnly: true,
       description: 'Signing secret; generated as `whsec_...` when omitted and returned once.',
     }),
-    IsOptional(),
+    WhenSent(),
     IsString({ message: 'must be a string' }),
     Length(16, 256, { message: 'must be 16-256 characters' }),
   );
