@@ -5,19 +5,19 @@ import type { Request, Response } from 'express';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { corsMiddleware } from './common/cors/cors.middleware';
 import { answerClientErrorsInEnvelope } from './common/http/client-error-responder';
 import { EnvelopeExpressAdapter } from './common/http/envelope-express-adapter';
 import { bodyParserMiddleware } from './common/middleware/body-parser.middleware';
 import { inOrder } from './common/middleware/in-order';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware';
+import { API_PREFIX } from './common/routing/api-prefix';
 import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
 import { createHttpLogger } from './logging/http-logger';
 import { LoggingModule } from './logging/logging.module';
 import { LogOutput, ROOT_LOGGER } from './logging/root-logger';
 import { HttpMetrics } from './metrics/http-metrics';
 import { setupOpenApi } from './openapi/openapi';
-
-export const API_PREFIX = 'v2';
 
 /** Paths served at the root, outside `/v2` (decisions 1). */
 const ROOT_PATHS = [
@@ -51,18 +51,20 @@ export function configureApiApp(app: NestExpressApplication): void {
   const express = app.getHttpAdapter().getInstance() as { request: object };
   Object.defineProperty(express.request, 'fresh', { get: () => false });
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
-  // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it.
+  // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it;
+  // CORS before the body parser, so that a page can read its refusals too.
   app.use(
     inOrder<Request, Response>(
       requestIdMiddleware,
       createHttpLogger(app.get(ROOT_LOGGER)),
       app.get(HttpMetrics).middleware,
+      corsMiddleware(config.corsOrigins),
       legacyApiMiddleware,
       bodyParserMiddleware,
     ),
   );
   app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });
-  setupOpenApi(app, API_PREFIX);
+  setupOpenApi(app);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
 }

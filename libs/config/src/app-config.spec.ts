@@ -105,6 +105,36 @@ describe('loadConfig (decisions 13)', () => {
     expect(error.message).toMatch(/^Invalid configuration:\n {2}- /);
   });
 
+  it('allows no cross-origin page by default, and reads CORS_ORIGINS as a list of exact origins', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).corsOrigins).toEqual([]);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    const origins = 'https://app.example.com, http://127.0.0.1:5173,http://[::1]:8080,https://admin.example.com:8443';
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, CORS_ORIGINS: origins }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://127.0.0.1:5173',
+      'http://[::1]:8080',
+      'https://admin.example.com:8443',
+    ]);
+  });
+
+  it.each([
+    ['a path', 'https://app.example.com/app'],
+    ['a trailing slash', 'https://app.example.com/'],
+    ['no scheme', 'app.example.com'],
+    ['another scheme', 'ftp://files.example.com'],
+    ['a wildcard', '*'],
+    ['the null origin', 'null'],
+    ['a capital letter, which browsers never send', 'https://App.example.com'],
+    ['the default port, which browsers leave out', 'https://app.example.com:443'],
+    ['credentials', 'https://user@app.example.com'],
+    ['a query', 'https://app.example.com?x=1'],
+    ['an empty entry', 'https://app.example.com,,http://127.0.0.1:5173'],
+  ])('refuses CORS_ORIGINS with %s and names the variable', (_case, value) => {
+    expect(problemsOf({ JWT_SECRET: VALID_SECRET, CORS_ORIGINS: value })).toEqual([
+      expect.stringMatching(/^CORS_ORIGINS must be comma-separated origins .*no path/),
+    ]);
+  });
+
   it('ignores variables it does not know', () => {
     expect(() => loadConfig({ SOMETHING_ELSE: 'x', PATH: '/usr/bin', JWT_SECRET: VALID_SECRET })).not.toThrow();
   });

@@ -20,6 +20,9 @@ import {
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 
+/** The entries of a comma-separated setting, trimmed; an empty setting has none. */
+const splitList = (value: string): string[] => (value.trim() === '' ? [] : value.split(',').map((entry) => entry.trim()));
+
 /** A timeout in milliseconds: a whole number, at least 100. */
 const TimeoutMs = (): PropertyDecorator => applyDecorators(Transform(toInt), IsInt(), Min(100));
 
@@ -32,6 +35,17 @@ function isDnsServer(entry: string): boolean {
   const match = /^(?:\[(.+)\]|([\d.]+))(?::(\d+))?$/.exec(entry);
   const port = Number(match?.[3] ?? 53);
   return match !== null && (match[1] ? isIP(match[1]) === 6 : isIP(match[2]) === 4) && port >= 1 && port <= 65535;
+}
+
+/**
+ * An origin exactly as a browser sends it in `Origin` (RFC 6454): http or https, the host in
+ * lower case, a port only when it is not the scheme's default, nothing after. Anything else could
+ * never equal a request's `Origin`, so it is refused at start rather than never matching.
+ */
+function isSerializedOrigin(entry: string): boolean {
+  if (!URL.canParse(entry)) return false;
+  const url = new URL(entry);
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === entry;
 }
 
 /**
@@ -91,6 +105,23 @@ export class AppConfig {
   @IsString()
   @Matches(/^https?:\/\/[^/]+$/, { message: 'must be an http(s) origin without a path' })
   PUBLIC_URL = 'http://localhost:3000';
+
+  /**
+   * Origins whose pages may call the API from a browser (CORS), comma-separated; empty, no page
+   * of another origin may read an answer.
+   */
+  @ValidateBy(
+    {
+      name: 'isOriginList',
+      validator: { validate: (value: unknown) => typeof value === 'string' && splitList(value).every(isSerializedOrigin) },
+    },
+    {
+      message:
+        'must be comma-separated origins as browsers send them (scheme, lower-case host, a port only when not the default, no path), ' +
+        'e.g. https://app.example.com,http://127.0.0.1:5173',
+    },
+  )
+  CORS_ORIGINS = '';
 
   /** Number of reverse proxies in front of the API whose X-Forwarded-For is trusted. */
   @Transform(toInt)
@@ -211,6 +242,10 @@ export class AppConfig {
 
   get webhookRetrySchedule(): number[] {
     return this.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
+  }
+
+  get corsOrigins(): string[] {
+    return splitList(this.CORS_ORIGINS);
   }
 
   get isProduction(): boolean {

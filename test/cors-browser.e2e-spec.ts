@@ -1,0 +1,194 @@
+import { createServer, Server } from 'node:http';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, Browser, Page } from 'playwright-core';
+import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { RegisteredClient, registerClient } from './oauth/oauth-flow';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// Browser globals the code run in the page uses; the project's types are Node's, which lack them.
+declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+declare const location: { href: string };
+
+/** Where a single-page application is served from: any path is the same empty page, its code comes from the test. */
+class StaticSite {
+  private readonly server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><title>App</title><h1>App</h1>');
+  });
+  origin = '';
+
+  async start(): Promise<void> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.close();
+    await once(this.server, 'close');
+  }
+}
+
+/** What the page's calls come back with; a fetch the browser refused is its error's name and message. */
+type Outcome = { ok: true; status: number; body: unknown; requestId: string | null } | { ok: false; error: string };
+
+/**
+ * CORS in Chromium (docs/decisions.md): a single-page application served from another loopback
+ * port, listed in CORS_ORIGINS, runs a public client's authorization code flow with PKCE against
+ * the API and calls it with the token and with the session cookie, by `fetch` in the page
+ * (the SDK in libs/client is TypeScript, not loadable in a page without a build). A page of an
+ * unlisted origin is refused by the browser.
+ */
+describe('CORS in a browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let app: StaticSite;
+  let stranger: StaticSite;
+  let user: TestUser;
+  let client: RegisteredClient;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    }
+    app = new StaticSite();
+    stranger = new StaticSite();
+    await Promise.all([app.start(), stranger.start()]);
+    t = await createTestApp({ env: { CORS_ORIGINS: app.origin } });
+    const owner = await createUser(t.http);
+    user = await createUser(t.http);
+    client = await registerClient(t.http, owner, { confidential: false, redirect_uris: [`${app.origin}/callback`], scopes: ['read:users'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await app?.stop();
+    await stranger?.stop();
+  });
+
+  async function pageAt(origin: string): Promise<Page> {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${origin}/`);
+    return page;
+  }
+
+  /** `fetch(url, init)` run by the page: the browser applies CORS, the test sees what the page would. */
+  function fetchInPage(page: Page, url: string, init: RequestInit = {}): Promise<Outcome> {
+    return page.evaluate(
+      async ({ url, init }): Promise<Outcome> => {
+        try {
+          const res = await fetch(url, init);
+          const text = await res.text();
+          return { ok: true, status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown), requestId: res.headers.get('X-Request-ID') };
+        } catch (error) {
+          return { ok: false, error: `${(error as Error).name}: ${(error as Error).message}` };
+        }
+      },
+      { url, init },
+    );
+  }
+
+  it('lets a listed origin run a public client with PKCE, then call the API with the token and with the session cookie', async () => {
+    const page = await pageAt(app.origin);
+    // The page makes the PKCE pair and the state, keeps them, and sends the browser to authorize.
+    const authorizationUrl = await page.evaluate(
+      async ({ api, clientId, redirectUri }) => {
+        const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+        const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+        const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+        const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
+        sessionStorage.setItem('pkce', JSON.stringify({ verifier, state }));
+        const url = new URL('/oauth/authorize', api);
+        url.search = new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          scope: 'read:users',
+          state,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        }).toString();
+        return url.toString();
+      },
+      { api: t.url, clientId: client.id, redirectUri: `${app.origin}/callback` },
+    );
+
+    await page.goto(authorizationUrl);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${app.origin}/callback?**`);
+
+    // Back on the application's own page: it exchanges the code and calls the API.
+    const result = await page.evaluate(
+      async ({ api, clientId, redirectUri }) => {
+        const { verifier, state } = JSON.parse(sessionStorage.getItem('pkce') ?? '{}') as { verifier: string; state: string };
+        const back = new URL(location.href).searchParams;
+        if (back.get('state') !== state) throw new Error('state mismatch');
+        const tokenResponse = await fetch(`${api}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({ grant_type: 'authorization_code', code: back.get('code') ?? '', redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
+        });
+        const tokens = (await tokenResponse.json()) as { access_token: string; token_type: string };
+        // Authorization is no CORS-safelisted header: this one goes through a preflight.
+        const withToken = await fetch(`${api}/v2/users/me`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+        const withCookie = await fetch(`${api}/v2/users/me`, { credentials: 'include' });
+        return {
+          tokenStatus: tokenResponse.status,
+          tokenType: tokens.token_type,
+          accessToken: tokens.access_token,
+          withToken: { status: withToken.status, body: (await withToken.json()) as { data: { id: string } }, requestId: withToken.headers.get('X-Request-ID') },
+          withCookie: { status: withCookie.status, body: (await withCookie.json()) as { data: { id: string } } },
+        };
+      },
+      { api: t.url, clientId: client.id, redirectUri: `${app.origin}/callback` },
+    );
+
+    expect(result.tokenStatus).toBe(200);
+    expect(result.tokenType).toBe('Bearer');
+    expect(result.accessToken).toMatch(/^oat_/);
+    expect(result.withToken.status).toBe(200);
+    expect(result.withToken.body.data.id).toBe(user.id);
+    // An exposed header, readable by the page.
+    expect(result.withToken.requestId).toMatch(/^req_/);
+    // The login on the authorization page left the API's session cookie, which /v2 takes from a listed origin.
+    expect(result.withCookie.status).toBe(200);
+    expect(result.withCookie.body.data.id).toBe(user.id);
+    await page.context().close();
+  });
+
+  it('refuses a page of an unlisted origin: every fetch rejects with a TypeError', async () => {
+    const page = await pageAt(stranger.origin);
+    const preflighted = await fetchInPage(page, `${t.url}/v2/users/me`, { headers: { Authorization: `Bearer ${user.accessToken}` } });
+    const simple = await fetchInPage(page, `${t.url}/.well-known/oauth-authorization-server`);
+    const withCookie = await fetchInPage(page, `${t.url}/v2/users/me`, { credentials: 'include' });
+    for (const outcome of [preflighted, simple, withCookie]) {
+      expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/^TypeError: Failed to fetch/) });
+    }
+    await page.context().close();
+  });
+
+  it('lets a listed page read the API token endpoint, but not introspection, which is for servers', async () => {
+    const page = await pageAt(app.origin);
+    const token = await fetchInPage(page, `${t.url}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'nope', client_id: client.id, redirect_uri: `${app.origin}/callback`, code_verifier: 'x'.repeat(43) }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(token).toMatchObject({ ok: true, status: 400, body: { error: 'invalid_grant' } });
+    const introspect = await fetchInPage(page, `${t.url}/oauth/introspect`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: user.accessToken, client_id: client.id }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(introspect).toEqual({ ok: false, error: expect.stringMatching(/^TypeError/) });
+    await page.context().close();
+  });
+});
