@@ -80,6 +80,30 @@ describe('platform', () => {
       expect(res.headers['x-request-id']).toMatch(GENERATED_REQUEST_ID);
     });
 
+    it.each([
+      ['post', '/auth/register', '/v2/auth/register'],
+      ['get', '/users/me', '/v2/users/me'],
+      ['patch', '/resources/res_01JAAAAAAAAAAAAAAAAAAAAAAA', '/v2/resources/res_01JAAAAAAAAAAAAAAAAAAAAAAA'],
+    ] as const)('answers %s %s, which exists under /v2, with a 404 that names %s', async (method, path, meant) => {
+      const res = await t.http[method](path).send({});
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        error: { code: 'not_found', message: `No route ${method.toUpperCase()} ${path}. Did you mean ${meant}?` },
+      });
+      expect(res.headers['x-request-id']).toMatch(GENERATED_REQUEST_ID);
+    });
+
+    it.each([
+      ['get', '/auth/register'],
+      ['post', '/nope'],
+      ['get', '/v2/auth/register'],
+      ['get', '/oauth/nope'],
+    ] as const)('answers %s %s, with no route for that method under /v2 either, with the usual 404 or 405', async (method, path) => {
+      const res = await t.http[method](path);
+      expect([404, 405]).toContain(res.status);
+      expect(res.body.error.message).not.toContain('Did you mean');
+    });
+
     it('answers 404 not_found to an unknown route whatever the method', async () => {
       const res = await t.http.post('/v2/nope').send({});
       expect(res.status).toBe(404);

@@ -68,6 +68,19 @@ describe('removed methods and credential conflicts', () => {
     );
   });
 
+  it('an API key sent as a bearer token (as Stripe takes it) is 401 pointing to X-API-Key, not a malformed token', async () => {
+    const res = await me().set('Authorization', `Bearer ${apiKey}`);
+    expectError(res, 401, 'authentication_required', /X-API-Key header/);
+    expect(res.body.error.message).not.toMatch(/malformed/);
+    expect(res.body.error.message).not.toContain(apiKey);
+    expectError(await me().set('Authorization', `Bearer ${apiKey}`).set('X-API-Key', apiKey), 401, 'authentication_required', /X-API-Key header/);
+    expectError(await me().set('Authorization', 'Bearer api_v1_0123456789abcdef'), 401, 'authentication_required', /api_v1_.*X-API-Key/);
+  });
+
+  it('a malformed access token is still answered as one', async () => {
+    expectError(await me().set('Authorization', 'Bearer not-a-token'), 401, 'authentication_required', /malformed/);
+  });
+
   it('no credential at all is 401 naming the supported ones', async () => {
     expectError(await me(), 401, 'authentication_required', /Bearer.*X-API-Key.*session/);
   });

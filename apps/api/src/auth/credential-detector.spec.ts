@@ -3,7 +3,7 @@ import { AppConfig } from '@app/config';
 import { ApiKeyAuthGuard } from '../api-keys/api-key-auth.guard';
 import { OAuthTokenAuthGuard } from '../oauth/credential/oauth-token-auth.guard';
 import { SessionAuthGuard } from '../session/session-auth.guard';
-import { detectCredential as detectAmong, REMOVED_METHOD_MESSAGES } from './credential-detector';
+import { detectCredential as detectAmong, MISPLACED_CREDENTIAL_MESSAGES, REMOVED_METHOD_MESSAGES } from './credential-detector';
 import { CredentialCarrier } from './credentials/credential-authenticator';
 import { JwtAuthGuard } from './guards/jwt-auth.guard';
 
@@ -50,6 +50,15 @@ describe('detectCredential (decisions 9)', () => {
     ['X-Auth-Token', { 'x-auth-token': 'legacy' }, REMOVED_METHOD_MESSAGES.legacyToken],
   ])('refuses %s with 401 naming the replacement', (_name, headers, message) => {
     expect(() => detectCredential(request(headers))).toThrow(new AuthenticationRequiredError(message));
+  });
+
+  it.each([
+    ['a test API key', `Bearer ${KEY}`, MISPLACED_CREDENTIAL_MESSAGES.apiKeyAsBearer],
+    ['a live API key', `bearer sk_live_${KEY.slice('sk_test_'.length)}`, MISPLACED_CREDENTIAL_MESSAGES.apiKeyAsBearer],
+    ['a first-generation key', 'Bearer api_v1_abcdef', REMOVED_METHOD_MESSAGES.apiKeyV1],
+  ])('refuses %s sent as a bearer token with 401 naming X-API-Key', (_name, authorization, message) => {
+    expect(() => detectCredential(request({ authorization }))).toThrow(new AuthenticationRequiredError(message));
+    expect(() => detectCredential(request({ authorization, 'x-api-key': KEY }))).toThrow(new AuthenticationRequiredError(message));
   });
 
   it('refuses the api_key query parameter, even beside a valid credential', () => {

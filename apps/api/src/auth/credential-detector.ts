@@ -1,5 +1,5 @@
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { authorizationHeader, CredentialAuthenticator, CredentialCarrier } from './credentials/credential-authenticator';
+import { authorizationHeader, bearerToken, CredentialAuthenticator, CredentialCarrier } from './credentials/credential-authenticator';
 
 const LOGIN_HINT = 'log in with POST /v2/auth/login and send Authorization: Bearer <access_token>';
 
@@ -14,7 +14,18 @@ export const REMOVED_METHOD_MESSAGES = {
     'X-Auth-Token is accepted only by POST /v2/auth/migrate: exchange the legacy token there for a token pair and send Authorization: Bearer <access_token>.',
 } as const;
 
+/**
+ * Credentials sent in the place of another, each answered with where it goes, as removed methods
+ * are: a client written for Stripe sends its secret key as a bearer token.
+ */
+export const MISPLACED_CREDENTIAL_MESSAGES = {
+  apiKeyAsBearer: 'API keys are not bearer tokens: send the key in the X-API-Key header, without an Authorization header.',
+} as const;
+
 const BEARER = /^Bearer\s+\S+$/i;
+
+/** The shape of this service's API keys (`sk_live_...`, `sk_test_...`), whichever the environment. */
+const API_KEY_SECRET = /^sk_(live|test)_/;
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
@@ -52,15 +63,24 @@ export function refuseRemovedMethods(req: CredentialCarrier, accepted: RouteCred
   }
 }
 
+/** Refuses a credential sent where another kind goes (401, naming where it belongs). */
+function refuseMisplacedCredentials(req: CredentialCarrier): void {
+  const token = bearerToken(req);
+  if (token === undefined) return;
+  if (API_KEY_SECRET.test(token)) throw new AuthenticationRequiredError(MISPLACED_CREDENTIAL_MESSAGES.apiKeyAsBearer);
+  if (token.startsWith('api_v1_')) throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyV1);
+}
+
 /**
- * The one credential a request carries, after refusing the removed methods and requests with
- * none (401) or more than one (400 invalid_request).
+ * The one credential a request carries, after refusing the removed methods, credentials sent in
+ * the place of another, and requests with none (401) or more than one (400 invalid_request).
  */
 export function detectCredential(
   req: CredentialCarrier,
   authenticators: readonly CredentialAuthenticator[],
 ): CredentialAuthenticator {
   refuseRemovedMethods(req);
+  refuseMisplacedCredentials(req);
   const presented = authenticators.flatMap((authenticator) => {
     const carrier = authenticator.carriedBy(req);
     return carrier === null ? [] : [{ authenticator, carrier }];

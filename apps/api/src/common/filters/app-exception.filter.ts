@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@app/common';
 import { PreparedAnswer } from '../http/prepared-answer';
+import { missingPrefixError } from '../routing/api-prefix';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
 import { OAUTH_FORM_ENDPOINTS, renderOAuthError } from './oauth-error-form';
@@ -35,6 +36,8 @@ export class AppExceptionFilter implements ExceptionFilter {
         error = new AppError('method_not_allowed', `Use one of ${allowed.join(', ')} on this path.`, undefined, {
           Allow: allowed.join(', '),
         });
+      } else {
+        error = missingPrefixError(this.routes, req.method, req.path) ?? error;
       }
     }
     if (!error) {
