@@ -13,13 +13,11 @@ if ! grep -qs '^JWT_SECRET=..*' .env; then
   echo "start: wrote a random JWT_SECRET into .env"
 fi
 
-# Settings come from the environment; .env adds to it.
-if [ -f .env ]; then
-  set -a
-  # shellcheck disable=SC1091
-  . ./.env
-  set +a
-fi
+# Settings come from the environment; .env fills in what the shell leaves unset, so that a
+# variable set in the shell wins (the CLI reads .env by the same rule).
+# shellcheck source=scripts/load-env.sh
+. scripts/load-env.sh
+load_env_file .env
 
 # The two processes write through pipes to the prefixing runner, so they cannot see the
 # terminal themselves: ask for readable lines when this script's own output is one.

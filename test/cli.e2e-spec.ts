@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestApp, createUser, newCredentials, runCli, TestApp } from './support';
 
@@ -148,6 +151,56 @@ describe('admin CLI (decisions 7, 13)', () => {
       const result = await cli(['set-plan', '--email', newCredentials().email, '--plan', 'pro']);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/User .+ was not found/);
+    });
+  });
+
+  describe('settings: the environment, then .env (decisions 13)', () => {
+    /** A fresh shell in a directory of its own, with this .env (none when null). */
+    const directories: string[] = [];
+    function directoryWith(envFile: string | null): string {
+      const directory = mkdtempSync(join(tmpdir(), 'rms-cli-'));
+      directories.push(directory);
+      if (envFile !== null) writeFileSync(join(directory, '.env'), envFile);
+      return directory;
+    }
+    afterAll(() => {
+      for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+    });
+
+    it.each([
+      ['--help', 'create-admin'],
+      ['create-admin --help', '--password-stdin'],
+    ])('`%s` works with no configuration and no .env, and exits 0', async (command, shown) => {
+      const result = await cli(command.split(' '), {}, '', { cwd: directoryWith(null), bareEnvironment: true });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(shown);
+      expect(result.stderr).toBe('');
+    });
+
+    it('names a bad or missing setting without a stack trace', async () => {
+      const result = await cli(['set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], { PORT: 'abc' }, '', {
+        cwd: directoryWith(null),
+        bareEnvironment: true,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^Invalid configuration:\n/);
+      expect(result.stderr).toMatch(/^ {2}- PORT /m);
+      expect(result.stderr).toMatch(/^ {2}- JWT_SECRET .*is required/m);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    });
+
+    it('reads .env from the working directory, and a variable set in the shell wins over it', async () => {
+      const user = await createUser(t.http);
+      // JWT_SECRET comes from .env alone; DATABASE_URL from both, and .env's would fail at once.
+      const envFile = [`JWT_SECRET=${'s'.repeat(32)}`, 'NODE_ENV=test', 'DATABASE_URL=mysql://not-this-one/rms', ''].join('\n');
+      const shell = { DATABASE_URL: process.env.DATABASE_URL, REDIS_PREFIX: process.env.REDIS_PREFIX };
+      const result = await cli(['set-plan', '--email', user.email, '--plan', 'pro'], shell, '', {
+        cwd: directoryWith(envFile),
+        bareEnvironment: true,
+      });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(await me(user.email, user.password)).toMatchObject({ plan: 'pro' });
     });
   });
 

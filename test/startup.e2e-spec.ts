@@ -1,8 +1,11 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { BUILT_API, freePort, PROJECT_ROOT } from './support';
+import { BUILT_API, freePort, FROM_SOURCE, PROJECT_ROOT } from './support';
 
 /**
  * Operators start the built service with `npm run start:api` / `start:worker` and the
@@ -93,5 +96,36 @@ describe('npm run start:api on an empty database', () => {
     const body = (await registered.json()) as { data: { id: string; email: string } };
     expect(body.data).toMatchObject({ email: 'first@example.com' });
     expect(body.data.id).toMatch(/^usr_/);
+  }, 60000);
+});
+
+describe('settings at start (decisions 13)', () => {
+  it('npm start takes .env for what the shell leaves unset, and a variable set in the shell wins', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'rms-start-'));
+    try {
+      writeFileSync(join(directory, '.env'), 'PORT=3000\nLOG_LEVEL=debug\nPUBLIC_URL="http://localhost:3000"\n');
+      // The part of scripts/start.sh that reads .env, as start.sh runs it.
+      const script = `. ${JSON.stringify(join(PROJECT_ROOT, 'scripts/load-env.sh'))}; load_env_file .env; echo "$PORT $LOG_LEVEL $PUBLIC_URL"`;
+      const { stdout } = await promisify(execFile)('bash', ['-c', script], {
+        cwd: directory,
+        env: { PATH: process.env.PATH, PORT: '3411' },
+      });
+      expect(stdout).toBe('3411 debug http://localhost:3000\n');
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('stops the API at start, naming CORS_ORIGINS, when an entry is not an origin', async () => {
+    const api = spawn(process.execPath, [...FROM_SOURCE, 'apps/api/src/main.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, CORS_ORIGINS: 'https://app.example.com,https://admin.example.com/app' },
+    });
+    let stderr = '';
+    api.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(api, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^ {2}- CORS_ORIGINS must be comma-separated origins/m);
+    expect(stderr).not.toMatch(/^\s+at /m);
   }, 60000);
 });

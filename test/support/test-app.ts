@@ -6,6 +6,22 @@ import { createApiApp } from '../../apps/api/src/app.setup';
 export interface TestAppOptions {
   /** Keep every log line (level info and up) in memory, readable through `logs()`. */
   captureLogs?: boolean;
+  /** Settings of this app alone, over the run's environment while the app reads its configuration. */
+  env?: Record<string, string>;
+}
+
+/** Runs `build` with `env` set over process.env, then puts the environment back as it was. */
+async function withEnvironment<T>(env: Record<string, string>, build: () => Promise<T>): Promise<T> {
+  const previous = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    return await build();
+  } finally {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }
 
 export interface TestApp {
@@ -24,7 +40,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const log = options.captureLogs
     ? { destination: { write: (line: string): void => void lines.push(line) }, level: 'info' as const }
     : undefined;
-  const app = await createApiApp({ log });
+  const app = await withEnvironment(options.env ?? {}, () => createApiApp({ log }));
   await app.listen(0, '127.0.0.1');
   const http = request(app.getHttpServer());
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');

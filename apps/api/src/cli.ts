@@ -1,21 +1,22 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { AppError } from '@app/common';
+import { ConfigValidationError, loadEnvFile } from '@app/config';
 import { CliModule } from './cli/cli.module';
-import { DatabasePreparationModule } from './cli/database-preparation.module';
 
-/** An expected failure (bad input, unknown account) is its message; anything else keeps its stack. */
+/** An expected failure (bad input or settings, unknown account) is its message; anything else keeps its stack. */
 function describeFailure(error: Error): string {
+  if (error instanceof ConfigValidationError) return `${error.message}\n`;
   if (!(error instanceof AppError)) return `${error.stack ?? error.message}\n`;
   const details = (error.details ?? []).map((problem) => `  - ${problem.field}: ${problem.message}\n`);
   return `${error.message}\n${details.join('')}`;
 }
 
 async function main(): Promise<void> {
-  // `db:prepare` makes the database, so it must start without the connection every other
-  // command's module opens; help and the other commands get the full module.
-  const rootModule = process.argv[2] === 'db:prepare' ? DatabasePreparationModule : CliModule;
-  await CommandFactory.run(rootModule, {
+  // Settings come from the environment and, for what the shell leaves unset, from .env, as for
+  // `npm start`: an operator's shell on a development machine needs nothing exported.
+  loadEnvFile('.env');
+  await CommandFactory.run(CliModule, {
     logger: ['error', 'warn'],
     abortOnError: false,
     serviceErrorHandler: (error) => {

@@ -4,8 +4,11 @@ import { resolve } from 'node:path';
 /** The repository root, where entry points run from. */
 export const PROJECT_ROOT = resolve(__dirname, '../../..');
 
-/** Node arguments that run a TypeScript entry point from source, path aliases included. */
-export const FROM_SOURCE = ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register'];
+/**
+ * Node arguments that run a TypeScript entry point from source, path aliases included; the
+ * hooks are named by absolute path so that a process may run from another directory too.
+ */
+export const FROM_SOURCE = ['-r', require.resolve('ts-node/register/transpile-only'), '-r', require.resolve('tsconfig-paths/register')];
 
 export interface CliResult {
   code: number;
@@ -13,16 +16,27 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Where and with what the CLI runs, when not as the test run's own operator. */
+export interface CliSetting {
+  /** Working directory, where the CLI reads `.env` (default: the repository root). */
+  cwd?: string;
+  /** Start from a fresh shell's environment (`PATH` alone) instead of the test run's. */
+  bareEnvironment?: boolean;
+}
+
 /**
  * Runs the admin CLI from source against the run's database (environment from the global
- * setup); `input` is written to its standard input, which is otherwise closed at once.
+ * setup) unless `setting` says otherwise; `env` is added to the environment; `input` is written
+ * to its standard input, which is otherwise closed at once.
  */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = '', setting: CliSetting = {}): Promise<CliResult> {
+  const inherited = setting.bareEnvironment ? { PATH: process.env.PATH } : process.env;
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      [...FROM_SOURCE, 'apps/api/src/cli.ts', ...args],
-      { cwd: PROJECT_ROOT, env: { ...process.env, ...env } },
+      [...FROM_SOURCE, resolve(PROJECT_ROOT, 'apps/api/src/cli.ts'), ...args],
+      // ts-node and tsconfig-paths look for the project's tsconfig from the working directory.
+      { cwd: setting.cwd ?? PROJECT_ROOT, env: { ...inherited, TS_NODE_PROJECT: resolve(PROJECT_ROOT, 'tsconfig.json'), ...env } },
       (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end(input);

@@ -1,19 +1,18 @@
 import { Module } from '@nestjs/common';
-import { ConfigModule } from '@app/config';
-import { DatabaseModule } from '@app/database';
 import { ImportLegacyTokensCommand } from '../legacy-tokens/import-legacy-tokens.command';
-import { UsersModule } from '../users/users.module';
-import { AccountAdministration } from './account-administration.service';
+import { CommandDependencies } from './command-dependencies';
 import { CreateAdminCommand } from './create-admin.command';
-import { DatabasePreparationModule } from './database-preparation.module';
+import { DbPrepareCommand } from './db-prepare.command';
 import { SetPlanCommand } from './set-plan.command';
 
-/** The commands that work on data: one class per file, listed here. */
-const COMMANDS = [CreateAdminCommand, SetPlanCommand, ImportLegacyTokensCommand];
+/** Every command, one class per file, listed here. */
+const COMMANDS = [DbPrepareCommand, CreateAdminCommand, SetPlanCommand, ImportLegacyTokensCommand];
 
-/** The admin CLI: every command, on the API's database and services. */
+/**
+ * The admin CLI: the commands alone. What they work on is made when one runs
+ * (`CommandDependencies`), so that help and option errors need no configuration.
+ */
 @Module({
-  imports: [ConfigModule, DatabaseModule, UsersModule, DatabasePreparationModule],
-  providers: [...COMMANDS, AccountAdministration],
+  providers: [...COMMANDS, CommandDependencies],
 })
 export class CliModule {}

@@ -1,6 +1,8 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { ValidationError } from '@app/common';
 import { AccountAdministration } from './account-administration.service';
+import { CliDataModule } from './cli-data.module';
+import { CommandDependencies } from './command-dependencies';
 
 interface CreateAdminOptions {
   email: string;
@@ -24,7 +26,7 @@ async function readStandardInput(): Promise<string> {
     '--promote-existing is given. The password comes from --password or, kept out of the shell history, --password-stdin.',
 })
 export class CreateAdminCommand extends CommandRunner {
-  constructor(private readonly accounts: AccountAdministration) {
+  constructor(private readonly dependencies: CommandDependencies) {
     super();
   }
 
@@ -36,7 +38,8 @@ export class CreateAdminCommand extends CommandRunner {
     if (password === undefined && !options.promoteExisting) {
       throw ValidationError.field('password', 'is required to create an account: give --password or --password-stdin');
     }
-    const { user, created } = await this.accounts.createAdmin({ ...options, password });
+    const accounts = await this.dependencies.get(CliDataModule, AccountAdministration);
+    const { user, created } = await accounts.createAdmin({ ...options, password });
     process.stderr.write(created ? `Created admin ${user.email}\n` : `Promoted the existing account ${user.email} to admin\n`);
     process.stdout.write(`${user.id}\n`);
   }

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { LegacyTokenRepository } from '@app/database';
+import { CliDataModule } from '../cli/cli-data.module';
+import { CommandDependencies } from '../cli/command-dependencies';
 import { importLegacyTokenFile } from './legacy-token-import';
 
 interface ImportOptions {
@@ -18,7 +20,7 @@ interface ImportOptions {
   description: 'Import tokens of the earlier API version from a file of "token,email" lines',
 })
 export class ImportLegacyTokensCommand extends CommandRunner {
-  constructor(private readonly tokens: LegacyTokenRepository) {
+  constructor(private readonly dependencies: CommandDependencies) {
     super();
   }
 
@@ -36,7 +38,8 @@ export class ImportLegacyTokensCommand extends CommandRunner {
       process.exitCode = 1;
       return;
     }
-    const report = await importLegacyTokenFile(text, this.tokens);
+    const tokens = await this.dependencies.get(CliDataModule, LegacyTokenRepository);
+    const report = await importLegacyTokenFile(text, tokens);
     for (const problem of report.problems) process.stderr.write(`line ${problem.line}: ${problem.reason}\n`);
     process.stdout.write(
       `Imported ${report.imported} legacy tokens; ${report.alreadyPresent} were already imported; ${report.problems.length} lines skipped.\n`,
