@@ -1,0 +1,54 @@
+import createClient from 'openapi-fetch';
+import type { ApiClient, ApiPaths } from './api-types';
+import { authEndpoints } from './credentials/auth-endpoints';
+import { authenticatorFor, Credentials } from './credentials/credentials';
+import { ListInitArgs, ListItem, listItems, ListPage, listPages, ListPath } from './pagination';
+import { authenticating } from './transport/authenticating';
+import { failingOnErrors } from './transport/failing-on-errors';
+import { withIdempotencyKeys } from './transport/idempotency-keys';
+import { DEFAULT_RETRY_POLICY, retrying, RetryPolicy } from './transport/retrying';
+import type { Transport } from './transport/transport';
+
+export interface RmsClientOptions {
+  /** The service's origin, such as `https://api.example.com`; paths carry `/v2` themselves. */
+  baseUrl: string;
+  /** The credential sent with every request; none for the public endpoints (register, login). */
+  credentials?: Credentials;
+  /** Resends of 429, 503 and network errors; the defaults are DEFAULT_RETRY_POLICY. */
+  retry?: Partial<RetryPolicy>;
+  /** What sends a request; `globalThis.fetch` at the time of each call by default. */
+  fetch?: Transport;
+}
+
+export interface RmsClient {
+  /**
+   * The typed openapi-fetch client: every operation of the document by its full path. A call
+   * resolves with `{ data, response }` for a success and throws RmsApiError (or RmsOAuthError
+   * for `/oauth/*`) for any 4xx or 5xx, after the retries the policy allows.
+   */
+  readonly api: ApiClient;
+  /** Every page of a list (offset or cursor), as `{ data, meta }`. */
+  pages<P extends ListPath>(path: P, ...init: ListInitArgs<P>): AsyncGenerator<ListPage<P>, void, undefined>;
+  /** Every record of a list, following its pages. */
+  paginate<P extends ListPath>(path: P, ...init: ListInitArgs<P>): AsyncGenerator<ListItem<P>, void, undefined>;
+}
+
+/**
+ * A client of the service. Layers, outermost first: typed errors, an Idempotency-Key for each
+ * POST and PATCH, the credential (renewed after a 401, then sent once more), retries.
+ */
+export function createRmsClient(options: RmsClientOptions): RmsClient {
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const network: Transport = options.fetch ?? ((request) => globalThis.fetch(request));
+  const resending = retrying(network, policy);
+  const withoutCredential = createClient<ApiPaths>({ baseUrl: options.baseUrl, fetch: failingOnErrors(resending) });
+  const send = options.credentials
+    ? authenticating(resending, authenticatorFor(options.credentials, authEndpoints(withoutCredential)))
+    : resending;
+  const api = createClient<ApiPaths>({ baseUrl: options.baseUrl, fetch: failingOnErrors(withIdempotencyKeys(send)) });
+  return {
+    api,
+    pages: (path, ...init) => listPages(api, path, ...init),
+    paginate: (path, ...init) => listItems(api, path, ...init),
+  };
+}

@@ -1,0 +1,24 @@
+export { createRmsClient } from './client';
+export type { RmsClient, RmsClientOptions } from './client';
+export type { Credentials } from './credentials/credentials';
+export type { OAuthClientCredentials } from './credentials/auth-endpoints';
+export { RmsApiError, RmsError, RmsOAuthError, RmsResponseError, RmsUnexpectedResponseError } from './errors';
+export { unwrap } from './unwrap';
+export type { ListInit, ListItem, ListPage, ListPath } from './pagination';
+export { DEFAULT_RETRY_POLICY } from './transport/retrying';
+export type { RetryPolicy } from './transport/retrying';
+export type { Transport } from './transport/transport';
+export { verifyWebhook, WebhookVerificationError } from './webhooks/verify-webhook';
+export type { VerifyWebhookOptions, WebhookHeaders, WebhookSignatureScheme, WebhookVerificationFailure } from './webhooks/verify-webhook';
+export type {
+  ApiClient,
+  ApiPaths,
+  ErrorCode,
+  ErrorEnvelope,
+  FieldProblem,
+  OAuthTokenResponse,
+  SuccessBody,
+  TokenPair,
+  WebhookEvent,
+  WebhookEventKind,
+} from './api-types';
