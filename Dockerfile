@@ -4,7 +4,9 @@
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
+# The SDK is a workspace package: npm ci needs its manifest.
 COPY package.json package-lock.json ./
+COPY libs/client/package.json ./libs/client/
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
@@ -17,6 +19,7 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY libs/client/package.json ./libs/client/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # db:prepare takes a PostgreSQL advisory lock, so replicas that start together migrate once.
