@@ -51,8 +51,9 @@ describe('npm run start:api on an empty database', () => {
 
   afterAll(async () => {
     for (const child of children) {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
+      if (child.exitCode === null && child.pid !== undefined) {
+        // The whole group: `npm run` starts the API as a child of its own, which SIGTERM to npm leaves running.
+        process.kill(-child.pid, 'SIGTERM');
         await once(child, 'exit');
       }
     }
@@ -63,7 +64,7 @@ describe('npm run start:api on an empty database', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl(database) };
     delete env.JWT_SECRET;
     delete env.NODE_ENV;
-    const api = spawn(process.execPath, [BUILT_API], { cwd: PROJECT_ROOT, env });
+    const api = spawn(process.execPath, [BUILT_API], { cwd: PROJECT_ROOT, env, detached: true });
     children.push(api);
     let stderr = '';
     api.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -75,7 +76,7 @@ describe('npm run start:api on an empty database', () => {
   it('creates the database, migrates it, reports ready and registers a user', async () => {
     const port = await freePort();
     const env = { ...process.env, DATABASE_URL: databaseUrl(database), PORT: String(port), NODE_ENV: 'production' };
-    const api = spawn('npm', ['run', '--silent', 'start:api'], { cwd: PROJECT_ROOT, env, stdio: 'ignore' });
+    const api = spawn('npm', ['run', '--silent', 'start:api'], { cwd: PROJECT_ROOT, env, stdio: 'ignore', detached: true });
     children.push(api);
 
     const ready = await waitUntilReady(`http://127.0.0.1:${port}/health/ready`, api);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -108,4 +109,37 @@ export async function createSuiteEnvironment(name: string): Promise<SuiteEnviron
       await deleteRedisKeys(REDIS_URL, env.REDIS_PREFIX);
     },
   };
+}
+
+export interface LeftoverProcess {
+  pid: number;
+  command: string;
+}
+
+/**
+ * The processes, other than Jest's own, still running with the run's Redis prefix in their
+ * environment: every process a test starts inherits it, so these are what a test left behind.
+ */
+export async function findLeftoverProcesses(prefix: string): Promise<LeftoverProcess[]> {
+  const found: LeftoverProcess[] = [];
+  if (prefix === '') return found;
+  for (const entry of await readdir('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const [environ, cmdline] = await Promise.all([readProcFile(pid, 'environ'), readProcFile(pid, 'cmdline')]);
+    if (environ === null || cmdline === null) continue;
+    const runs = environ.split('\0').some((variable) => variable === `REDIS_PREFIX=${prefix}` || variable.startsWith(`REDIS_PREFIX=${prefix}:`));
+    const command = cmdline.split('\0').join(' ').trim();
+    if (runs && !/jest-worker|processChild/.test(command)) found.push({ pid, command });
+  }
+  return found;
+}
+
+/** A file of /proc/<pid>, or null when the process is gone or not ours to read. */
+async function readProcFile(pid: number, name: string): Promise<string | null> {
+  try {
+    return await readFile(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return null;
+  }
 }
