@@ -1,8 +1,17 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** The nearest folder above `from` that holds nest-cli.json: the repository root, from source or compiled (.bench/dist). */
+function repositoryRoot(from: string): string {
+  for (let folder = from; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'nest-cli.json'))) return folder;
+    if (dirname(folder) === folder) throw new Error(`No nest-cli.json above ${from}`);
+  }
+}
 
 /** The repository root, where entry points run from. */
-export const PROJECT_ROOT = resolve(__dirname, '../../..');
+export const PROJECT_ROOT = repositoryRoot(__dirname);
 
 /**
  * Node arguments that run a TypeScript entry point from source, path aliases included; the
