@@ -5,6 +5,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuthModule } from './auth/auth.module';
 import { EventsModule } from './events/events.module';
 import { ErrorRenderingModule } from './common/filters/error-rendering.module';
+import { RoutingModule } from './common/routing/routing.module';
 import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
@@ -24,7 +25,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
  * requests take, come first, so that a request to them passes no other route's matcher.
  */
 @Module({
-  imports: [ConfigModule, DatabaseModule, ErrorRenderingModule, ResourcesModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule],
+  imports: [ConfigModule, DatabaseModule, RoutingModule, ErrorRenderingModule, ResourcesModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule],
   providers: REQUEST_PIPELINE,
 })
 export class AppModule {}

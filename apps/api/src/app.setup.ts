@@ -12,6 +12,8 @@ import { bodyParserMiddleware } from './common/middleware/body-parser.middleware
 import { inOrder } from './common/middleware/in-order';
 import { requestIdMiddleware } from './common/middleware/request-id.middleware';
 import { API_PREFIX } from './common/routing/api-prefix';
+import { RouteIndex } from './common/routing/route-index';
+import { shadowedMethodMiddleware } from './common/routing/shadowed-method.middleware';
 import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
 import { createHttpLogger } from './logging/http-logger';
 import { LoggingModule } from './logging/logging.module';
@@ -60,6 +62,7 @@ export function configureApiApp(app: NestExpressApplication): void {
       app.get(HttpMetrics).middleware,
       corsMiddleware(config.corsOrigins),
       legacyApiMiddleware,
+      shadowedMethodMiddleware(app.get(RouteIndex)),
       bodyParserMiddleware,
     ),
   );

@@ -13,7 +13,8 @@ import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
  * The whole path of a request, in order, registered here and nowhere else.
  *
  * Before Nest, one Express layer (`configureApiApp`): request id, request log line, metrics,
- * CORS (preflights answered there), `/v1` 410, body parser and the one text rule.
+ * CORS (preflights answered there), `/v1` 410, 405 for a method a literal path lacks, body parser
+ * and the one text rule.
  *
  * Nest runs global guards in the order they are listed, and asks global filters in the reverse
  * order, so this list is the documentation of the order. There are no interceptors: Nest wraps

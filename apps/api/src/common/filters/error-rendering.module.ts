@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { RouteIndex } from '../routing/route-index';
 import { AppExceptionFilter } from './app-exception.filter';
 
 /**
@@ -8,7 +7,7 @@ import { AppExceptionFilter } from './app-exception.filter';
  */
 @Global()
 @Module({
-  providers: [RouteIndex, AppExceptionFilter],
+  providers: [AppExceptionFilter],
   exports: [AppExceptionFilter],
 })
 export class ErrorRenderingModule {}
