@@ -37,7 +37,14 @@ const assertAnswer = testPrototype.assert;
 testPrototype.assert = function checkedAssert(this: unknown, resError, res, fn) {
   if (!res) return assertAnswer.call(this, resError, res, fn);
   const req = (res as unknown as { request: { method: string; url: string } }).request;
-  const answer = { method: req.method, url: req.url, status: res.status, contentType: res.headers['content-type'], body: res.body };
+  const answer = {
+    method: req.method,
+    url: req.url,
+    status: res.status,
+    contentType: res.headers['content-type'],
+    headerNames: Object.keys(res.headers),
+    body: res.body,
+  };
   problemsOf(answer).then(
     (problems) => (problems.length > 0 ? fn(mismatch(problems), res) : assertAnswer.call(this, resError, res, fn)),
     (error: Error) => fn(error, res),
@@ -58,7 +65,7 @@ globalThis.fetch = async (input, init) => {
       body = text;
     }
   }
-  const problems = await problemsOf({ method, url: res.url, status: res.status, contentType, body });
+  const problems = await problemsOf({ method, url: res.url, status: res.status, contentType, headerNames: [...res.headers.keys()], body });
   if (problems.length > 0) throw mismatch(problems);
   return res;
 };

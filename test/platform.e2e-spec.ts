@@ -131,6 +131,32 @@ describe('platform', () => {
       expect(res.headers.allow).toBe(allow);
     });
 
+    it.each([
+      ['put', '/v2/resources/bulk', 'PATCH, POST'],
+      ['get', '/v2/resources/bulk', 'PATCH, POST'],
+      ['delete', '/v2/resources/bulk', 'PATCH, POST'],
+      ['patch', '/v2/webhooks/test', 'POST'],
+      ['get', '/v2/webhooks/test', 'POST'],
+      ['put', '/V2/Resources/Bulk/', 'PATCH, POST'],
+    ] as const)('answers 405 to %s %s, a literal path that a templated one also matches, with Allow: %s', async (method, path, allow) => {
+      // Before authentication, as every unknown method is: no credential is sent.
+      const res = await t.http[method](path).send({});
+      expect(res.status).toBe(405);
+      expect(res.body.error.code).toBe('method_not_allowed');
+      expect(res.headers.allow).toBe(allow);
+    });
+
+    it('answers OPTIONS on a literal path with its own methods only', async () => {
+      const res = await t.http.options('/v2/resources/bulk');
+      expect(res.status).toBe(204);
+      expect(res.headers.allow).toBe('PATCH, POST, OPTIONS');
+    });
+
+    it('still routes the templated path for an id, and the literal path for its own methods', async () => {
+      expect((await t.http.put('/v2/resources/res_01JD3Q0F6K8W2M4N6P8R0T2V4X').send({ name: 'x' })).status).toBe(401);
+      expect((await t.http.post('/v2/resources/bulk').send({ resources: [{ name: 'x' }] })).status).toBe(401);
+    });
+
     it('answers OPTIONS on a known path with 204 and Allow', async () => {
       const res = await t.http.options('/health/ready');
       expect(res.status).toBe(204);

@@ -136,10 +136,10 @@ describe('session', () => {
       expect((await t.http.get('/v2/users/me').set('Cookie', cookie)).status).toBe(200);
     });
 
-    it('answers 401 without a credential and 400 for a request that carries no session', async () => {
+    it('answers 401 without a credential and 403 for a request that carries no session', async () => {
       expectError(await t.http.post('/v2/session/logout'), 401, 'authentication_required');
       const user = await createUser(t.http);
-      expectError(await t.http.post('/v2/session/logout').set('Authorization', `Bearer ${user.accessToken}`), 400, 'invalid_request');
+      expectError(await t.http.post('/v2/session/logout').set('Authorization', `Bearer ${user.accessToken}`), 403, 'insufficient_permissions', /auth\/logout/);
     });
   });
 

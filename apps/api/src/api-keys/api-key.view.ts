@@ -15,7 +15,7 @@ export class ApiKeyView {
   @ApiProperty({ description: 'The first characters of the secret, to recognise the key.', example: 'sk_test_Ab12Cd' })
   prefix: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-11-21T09:30:00.000Z' })
   created_at: string;
 
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Updated at most once a minute.' })

@@ -1,18 +1,20 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { AuthContext, Paginated } from '@app/common';
+import { AuthContext, idPattern, Paginated } from '@app/common';
 import { UserLoginOnly } from '../auth/decorators/user-login-only.decorator';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { OneTimeSecrets } from '../common/idempotency/one-time-secret.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
+import { OffsetPageMetaView } from '../common/pagination/page-meta.view';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyView, CreatedApiKeyView } from './api-key.view';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
-@ApiTags('API keys')
+@ApiTag('API keys')
 @ApiBearerAuth()
 @ApiCookieAuth()
 @ScopeArea(null)
@@ -24,6 +26,7 @@ export class ApiKeysController {
   @Post()
   @OneTimeSecrets('key')
   @ApiOperation({
+    operationId: 'createApiKey',
     summary: 'Create an API key',
     description:
       'Needs a JWT or session login (an API key or OAuth token gets 403). The secret `key` is returned only here: ' +
@@ -36,8 +39,8 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the caller's API keys", description: 'Revoked keys are not listed; secrets never are.' })
-  @ApiListResponse(ApiKeyView)
+  @ApiOperation({ operationId: 'listApiKeys', summary: "List the caller's API keys", description: 'Oldest first. Revoked keys are not listed; secrets never are.' })
+  @ApiListResponse(ApiKeyView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<ApiKeyView>> {
     return this.apiKeys.list(auth, query, req.path);
@@ -45,8 +48,9 @@ export class ApiKeysController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Done; no body' })
-  @ApiOperation({ summary: 'Revoke an API key', description: 'The key stops working at once.' })
+  @ApiNoContentResponse({ description: 'Revoked; no body' })
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke an API key', description: 'The key stops working at once, on every replica.' })
+  @ApiParam({ name: 'id', description: 'The key (`key_`).', schema: { type: 'string', pattern: idPattern('key'), example: 'key_01JD3Q0F6K8W2M4N6P8R0T2V4X' } })
   @ApiErrors(401, 403, 404, 429)
   revoke(@Auth() auth: AuthContext, @Param('id') id: string): Promise<void> {
     return this.apiKeys.revoke(auth, id);

@@ -1,17 +1,18 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { AuthContext } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/login.dto';
 import { RefreshDto } from './dto/refresh.dto';
 import { TokenPairView } from './dto/token-pair.view';
 import { TokenPair } from './token.service';
 
-@ApiTags('Authentication')
+@ApiTag('Authentication')
 @Controller('auth')
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
@@ -20,8 +21,11 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'logIn',
     summary: 'Exchange email and password for a token pair',
-    description: 'A wrong password and an unknown email get the same 401.',
+    description:
+      'A wrong password and an unknown email get the same 401. After 10 failed logins for one email in 15 minutes, ' +
+      'logins for it are 429 until the window ends, even with the right password.',
   })
   @ApiDataResponse(TokenPairView)
   @ApiErrors(400, 401, 429)
@@ -33,6 +37,7 @@ export class AuthController {
   @Post('refresh')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'refreshTokens',
     summary: 'Rotate a refresh token',
     description:
       'Returns a new pair; the presented refresh token is used up. Presenting a used refresh token ' +
@@ -47,13 +52,13 @@ export class AuthController {
   @Post('logout')
   @ScopeArea(null)
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiBearerAuth()
   @ApiOperation({
+    operationId: 'logOut',
     summary: 'Revoke the access token and its refresh tokens',
-    description: 'Other logins of the account keep working.',
+    description: 'Other logins of the account keep working. With a credential other than a JWT it changes nothing.',
   })
-  @ApiNoContentResponse({ description: 'Logged out' })
+  @ApiNoContentResponse({ description: 'Logged out; no body' })
   @ApiErrors(401, 429)
   logout(@Auth() auth: AuthContext): Promise<void> {
     return this.auth.logout(auth);

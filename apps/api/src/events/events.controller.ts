@@ -1,14 +1,17 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthContext, Paginated } from '@app/common';
+import { ApiBearerAuth, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { AuthContext, idPattern, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
+import { CursorPageMetaView } from '../common/pagination/page-meta.view';
 import { EventListQuery } from './dto/event-list.query';
+import { EVENT_SCHEMA } from './event.openapi';
 import { EventView } from './event.view';
 import { EventsService } from './events.service';
 
-@ApiTags('Events')
+@ApiTag('Events')
 @ApiBearerAuth()
 @ScopeArea('events')
 @Controller('events')
@@ -17,18 +20,22 @@ export class EventsController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listEvents',
     summary: 'List events',
-    description: "The events the caller's webhooks could receive, newest first, cursor-paginated.",
+    description:
+      "The events the caller's webhooks could receive (their own resources and user record, their organizations' " +
+      'resources; everything for platform admins), newest first, in cursor pages. Each is the body a webhook receives.',
   })
-  @ApiListResponse(EventView)
+  @ApiListResponse(EVENT_SCHEMA, CursorPageMetaView)
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: EventListQuery): Promise<Paginated<EventView>> {
     return this.events.list(auth, query);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get an event' })
-  @ApiDataResponse(EventView)
+  @ApiOperation({ operationId: 'getEvent', summary: 'Get an event', description: 'One the caller could list; any other is 404.' })
+  @ApiParam({ name: 'id', description: 'The event (`evt_`).', schema: { type: 'string', pattern: idPattern('evt'), example: 'evt_01JD3Q0F6K8W2M4N6P8R0T2V4X' } })
+  @ApiDataResponse(EVENT_SCHEMA)
   @ApiErrors(401, 403, 404, 429)
   get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<EventView> {
     return this.events.get(auth, id);

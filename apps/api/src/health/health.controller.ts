@@ -1,12 +1,13 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { Public } from '../common/decorators/public.decorator';
-import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { ApiDataResponse, ApiErrorsWithHeaders } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
 import { HealthService } from './health.service';
 import { HealthView } from './health.view';
 
-@ApiTags('Operations')
+@ApiTag('Operations')
 @Public()
 @SkipThrottle()
 @Controller('health')
@@ -15,8 +16,10 @@ export class HealthController {
 
   @Get('live')
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Liveness probe', description: 'The process is up. No credential.' })
-  @ApiDataResponse(HealthView)
+  @ApiOperation({ operationId: 'checkLiveness', summary: 'Liveness probe', description: 'The process is up; nothing outside it is checked. No credential.' })
+  @ApiDataResponse(HealthView, 200, 'Alive', ['Cache-Control'])
+  // The route's Cache-Control is set before its handler runs, so a failing handler's answer has it too.
+  @ApiErrorsWithHeaders(['Cache-Control'], 500)
   live(): HealthView {
     return this.health.liveness();
   }
@@ -24,13 +27,14 @@ export class HealthController {
   @Get('ready')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
+    operationId: 'checkReadiness',
     summary: 'Readiness probe',
     description:
       'PostgreSQL and Redis answer. 503 `service_unavailable` names what is down. The `worker` entry ' +
       'counts live workers and never causes a 503: events wait in the outbox until a worker runs. No credential.',
   })
-  @ApiDataResponse(HealthView)
-  @ApiErrors(503)
+  @ApiDataResponse(HealthView, 200, 'Ready', ['Cache-Control'])
+  @ApiErrorsWithHeaders(['Cache-Control'], 500, 503)
   ready(): Promise<HealthView> {
     return this.health.readiness();
   }

@@ -1,12 +1,13 @@
 import { Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import { TokenPairView } from '../auth/dto/token-pair.view';
 import type { TokenPair } from '../auth/token.service';
 import { AcceptsLegacyToken, Public } from '../common/decorators/public.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
 import { LegacyTokensService } from './legacy-tokens.service';
 
-@ApiTags('Authentication')
+@ApiTag('Authentication')
 @Controller('auth')
 export class LegacyTokensController {
   constructor(private readonly legacyTokens: LegacyTokensService) {}
@@ -16,8 +17,9 @@ export class LegacyTokensController {
   @AcceptsLegacyToken()
   @Post('migrate')
   @HttpCode(200)
-  @ApiHeader({ name: 'X-Auth-Token', required: true, description: 'A token of the earlier API version.' })
+  @ApiHeader({ name: 'X-Auth-Token', required: true, description: 'A token of the earlier API version.', schema: { type: 'string', minLength: 1 } })
   @ApiOperation({
+    operationId: 'migrateLegacyToken',
     summary: 'Exchange a legacy token for a token pair',
     description: 'Each legacy token works once; the answer is the token pair of a new login. A missing, unknown or used token is 401.',
   })

@@ -1,11 +1,13 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { Public } from '../common/decorators/public.decorator';
+import { ApiTag } from '../common/openapi/api-tags';
+import { responseHeaders } from '../common/openapi/http-headers';
 import { HttpMetrics } from './http-metrics';
 
-@ApiTags('Operations')
+@ApiTag('Operations')
 @Public()
 @SkipThrottle()
 @Controller('metrics')
@@ -13,9 +15,17 @@ export class MetricsController {
   constructor(private readonly metrics: HttpMetrics) {}
 
   @Get()
-  @ApiOperation({ summary: 'Prometheus metrics', description: 'Prometheus text exposition format; no credential.' })
+  @ApiOperation({
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics',
+    description: 'Prometheus text exposition format; requests are labelled by route pattern, never by raw path. No credential.',
+  })
   @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Request counters, latency histograms and process metrics', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'Request counters, latency histograms and process metrics',
+    headers: responseHeaders('Cache-Control'),
+    schema: { type: 'string' },
+  })
   async scrape(@Res() res: Response): Promise<void> {
     const body = await this.metrics.registry.metrics();
     res.setHeader('Cache-Control', 'no-store');

@@ -2,40 +2,44 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { normalizeOpenApiDocument } from './openapi-normalizer';
 
 function documentWith(paths: OpenAPIObject['paths'], components: OpenAPIObject['components'] = {}): OpenAPIObject {
-  return { openapi: '3.0.0', info: { title: 't', version: '1' }, paths, components };
+  return { openapi: '3.1.0', info: { title: 't', version: '1' }, paths, components };
 }
 
 const ok = { '200': { description: 'ok' } };
+const SCHEMES = {
+  bearer: { type: 'http', scheme: 'bearer' },
+  api_key: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+  cookie: { type: 'apiKey', in: 'cookie', name: 'rms_session' },
+} as const;
+
+/** The nodes of a normalized document, read as plain JSON. */
+function json(value: unknown): Record<string, unknown> {
+  return value as Record<string, unknown>;
+}
 
 describe('normalizeOpenApiDocument', () => {
-  it('makes /v2 paths relative to the /v2 server and gives root paths their own server', () => {
+  it('keeps full paths, without servers of their own', () => {
     const result = normalizeOpenApiDocument(
       documentWith({
-        '/v2/users/me': { get: { operationId: 'Users_me', responses: ok } },
-        '/v2': { get: { operationId: 'Root_index', responses: ok } },
-        '/health/live': { get: { operationId: 'Health_live', responses: ok } },
-        '/v2x/other': { get: { operationId: 'Other_get', responses: ok } },
+        '/v2/users/me': { get: { operationId: 'getCurrentUser', responses: ok } },
+        '/health/live': { get: { operationId: 'checkLiveness', responses: ok } },
       }),
-      '/v2',
     );
-    expect(Object.keys(result.paths).sort()).toEqual(['/', '/health/live', '/users/me', '/v2x/other']);
-    expect(result.paths['/users/me'].servers).toBeUndefined();
-    expect(result.paths['/health/live'].servers).toEqual([{ url: '/' }]);
-    expect(result.paths['/v2x/other'].servers).toEqual([{ url: '/' }]);
+    expect(Object.keys(result.paths)).toEqual(['/v2/users/me', '/health/live']);
+    expect(result.paths['/health/live'].servers).toBeUndefined();
   });
 
   it('turns the public marker into an empty security list', () => {
     const result = normalizeOpenApiDocument(
       documentWith({
-        '/v2/auth/login': { post: { operationId: 'Auth_login', responses: ok, 'x-public': true } as never },
-        '/v2/users/me': { get: { operationId: 'Users_me', responses: ok } },
+        '/v2/auth/login': { post: { operationId: 'logIn', responses: ok, 'x-public': true } as never },
+        '/v2/users/me': { get: { operationId: 'getCurrentUser', responses: ok } },
       }),
-      '/v2',
     );
-    const login = result.paths['/auth/login'].post as unknown as Record<string, unknown>;
+    const login = json(result.paths['/v2/auth/login'].post);
     expect(login.security).toEqual([]);
     expect(login['x-public']).toBeUndefined();
-    expect(result.paths['/users/me'].get?.security).toBeUndefined();
+    expect(result.paths['/v2/users/me'].get?.security).toBeUndefined();
   });
 
   it('keeps security requirements naming declared schemes and drops the others', () => {
@@ -43,16 +47,15 @@ describe('normalizeOpenApiDocument', () => {
       documentWith(
         {
           '/v2/api-keys': {
-            post: { operationId: 'Keys_create', responses: ok, security: [{ bearer: [] }, { apiKey: [] }, { cookie: [] }] },
-            get: { operationId: 'Keys_list', responses: ok, security: [{ apiKey: [] }] },
+            post: { operationId: 'createKey', responses: ok, security: [{ bearer: [] }, { apiKey: [] }, { cookie: [] }] },
+            get: { operationId: 'listKeys', responses: ok, security: [{ apiKey: [] }] },
           },
         },
-        { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, cookie: { type: 'apiKey', in: 'cookie', name: 's' } } },
+        { securitySchemes: { bearer: SCHEMES.bearer, cookie: SCHEMES.cookie } },
       ),
-      '/v2',
     );
-    expect(result.paths['/api-keys'].post?.security).toEqual([{ bearer: [] }, { cookie: [] }]);
-    expect(result.paths['/api-keys'].get?.security).toBeUndefined();
+    expect(result.paths['/v2/api-keys'].post?.security).toEqual([{ bearer: [] }, { cookie: [] }]);
+    expect(result.paths['/v2/api-keys'].get?.security).toBeUndefined();
   });
 
   it('declares each path parameter once, as required, and drops ones the path lacks', () => {
@@ -60,84 +63,140 @@ describe('normalizeOpenApiDocument', () => {
       documentWith({
         '/v2/resources/{id}/tags/{tag}': {
           get: {
-            operationId: 'Tags_get',
+            operationId: 'getTag',
             responses: ok,
             parameters: [
               { name: 'id', in: 'path', required: false, schema: { type: 'string' } },
               { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
               { name: 'gone', in: 'path', required: true, schema: { type: 'string' } },
-              { name: 'id', in: 'query', required: false, schema: { type: 'string' } },
+              { name: 'id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
             ],
           },
         },
       }),
-      '/v2',
     );
-    const parameters = result.paths['/resources/{id}/tags/{tag}'].get?.parameters;
-    expect(parameters).toEqual([
+    expect(result.paths['/v2/resources/{id}/tags/{tag}'].get?.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-      { name: 'id', in: 'query', required: false, schema: { type: 'string' } },
+      { name: 'id', in: 'query', required: false, schema: { type: 'string', format: 'uuid' } },
       { name: 'tag', in: 'path', required: true, schema: { type: 'string' } },
     ]);
   });
 
-  it('leaves out catch-all paths that OpenAPI cannot express', () => {
+  it('leaves out catch-all paths that OpenAPI cannot express, and gives every operation a response', () => {
     const result = normalizeOpenApiDocument(
       documentWith({
         '/v2/files/{*path}': { get: { responses: ok } },
-        '/v2/users/me': { get: { responses: ok } },
+        '/v2/users/me': { get: { operationId: 'getCurrentUser', responses: {} } },
       }),
-      '/v2',
     );
-    expect(Object.keys(result.paths)).toEqual(['/users/me']);
+    expect(Object.keys(result.paths)).toEqual(['/v2/users/me']);
+    expect(result.paths['/v2/users/me'].get?.responses).toMatchObject({ default: { description: 'Response' } });
   });
 
-  it('makes operation ids unique and gives every operation a response', () => {
+  it('documents the errors any operation can answer, 413/415 where a body is taken, and the envelope beside a page', () => {
+    const page = { description: 'page', content: { 'text/html': { schema: { type: 'string' } } } };
+    const result = normalizeOpenApiDocument(
+      documentWith({ '/v2/a': { get: { responses: { ...ok, '401': page } }, post: { responses: { ...ok, '400': { description: 'mine', content: { 'application/json': {} } } } } } }),
+    );
+    const get = result.paths['/v2/a'].get?.responses ?? {};
+    expect(Object.keys(get).sort()).toEqual(['200', '400', '401', '429', '431', '500', '503']);
+    expect(Object.keys(json(json(get['401']).content))).toEqual(['text/html', 'application/json']);
+    const post = result.paths['/v2/a'].post?.responses ?? {};
+    expect(Object.keys(post).sort()).toEqual(['200', '400', '401', '409', '413', '415', '422', '429', '431', '500', '503']);
+    expect(json(post['400']).description).toBe('mine');
+  });
+
+  it('documents X-Request-ID on every answer, the rate-limit headers where requests are counted, and Retry-After on 429 and 503', () => {
     const result = normalizeOpenApiDocument(
       documentWith({
-        '/v2/a': { get: { operationId: 'Same_list', responses: ok } },
-        '/v2/b': { get: { operationId: 'Same_list', responses: {} }, post: { responses: ok } },
+        '/v2/users/me': { get: { operationId: 'getCurrentUser', responses: ok } },
+        '/health/live': { get: { operationId: 'checkLiveness', responses: ok } },
       }),
-      '/v2',
     );
-    expect(result.paths['/a'].get?.operationId).toBe('Same_list');
-    expect(result.paths['/b'].get?.operationId).toBe('Same_list_2');
-    expect(result.paths['/b'].get?.responses).toMatchObject({ default: { description: 'Response' } });
-    expect(result.paths['/b'].post?.operationId).toBe('b');
+    const headersOf = (path: string, status: string): string[] =>
+      Object.keys(json(json(json(result.paths[path].get?.responses)[status]).headers));
+    expect(headersOf('/v2/users/me', '200')).toEqual(['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
+    expect(headersOf('/v2/users/me', '429')).toContain('Retry-After');
+    expect(headersOf('/v2/users/me', '503')).toContain('Retry-After');
+    expect(headersOf('/health/live', '200')).toEqual(['X-Request-ID']);
+    expect(json(result.components?.headers)['X-Request-ID']).toMatchObject({ required: true });
   });
 
-  it('documents the errors any operation can answer, and 413/415 where a body is taken', () => {
+  it('takes Idempotency-Key on POST and PATCH that carry a credential, replays say so, one-time secrets are named', () => {
     const result = normalizeOpenApiDocument(
-      documentWith({ '/v2/a': { get: { responses: ok }, post: { responses: { ...ok, '400': { description: 'mine' } } } } }),
-      '/v2',
+      documentWith(
+        {
+          '/v2/keys': {
+            post: { operationId: 'createKey', responses: { '201': { description: 'made' } }, 'x-one-time-secrets': ['key'] } as never,
+            get: { operationId: 'listKeys', responses: ok },
+          },
+          '/v2/auth/login': { post: { operationId: 'logIn', responses: ok, 'x-public': true } as never },
+        },
+        { securitySchemes: SCHEMES },
+      ),
     );
-    expect(Object.keys(result.paths['/a'].get?.responses ?? {}).sort()).toEqual(['200', '400', '401', '429', '500', '503']);
-    expect(Object.keys(result.paths['/a'].post?.responses ?? {}).sort()).toEqual(['200', '400', '401', '413', '415', '429', '500', '503']);
-    expect(result.paths['/a'].post?.responses['400']).toEqual({ description: 'mine' });
+    const create = json(result.paths['/v2/keys'].post);
+    expect(create.parameters).toEqual([{ $ref: '#/components/parameters/Idempotency-Key' }]);
+    expect(create['x-one-time-secrets']).toBeUndefined();
+    const responses = json(create.responses);
+    expect(Object.keys(json(json(responses['201']).headers))).toEqual(expect.arrayContaining(['Idempotent-Replayed', 'Idempotent-Secret-Omitted']));
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['409', '422']));
+    expect(Object.keys(result.paths['/v2/auth/login'].post?.responses ?? {})).not.toContain('422');
+    for (const status of ['400', '429', '500']) expect(Object.keys(json(json(responses[status]).headers))).not.toContain('Idempotent-Replayed');
+    expect(Object.keys(json(json(responses['401']).headers))).toContain('Idempotent-Replayed');
+    expect(result.paths['/v2/keys'].get?.parameters).toEqual([]);
+    expect(result.paths['/v2/auth/login'].post?.parameters).toEqual([]);
+    expect(json(result.components?.parameters)['Idempotency-Key']).toMatchObject({ in: 'header', schema: { maxLength: 255 } });
   });
 
   it('lists every credential on operations that name only the default bearer, and closes request bodies', () => {
     const result = normalizeOpenApiDocument(
       documentWith(
         { '/v2/a': { get: { security: [{ bearer: [] }], responses: ok }, post: { security: [{ cookie: [] }, { bearer: [] }], responses: ok } } },
-        {
-          schemas: { CreateThingDto: { type: 'object', properties: {} }, ThingView: { type: 'object', properties: {} } },
-          securitySchemes: {
-            bearer: { type: 'http', scheme: 'bearer' },
-            api_key: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-            cookie: { type: 'apiKey', in: 'cookie', name: 'rms_session' },
-          },
-        },
+        { schemas: { CreateThingDto: { type: 'object', properties: {} }, ThingView: { type: 'object', properties: {} } }, securitySchemes: SCHEMES },
       ),
-      '/v2',
     );
-    expect(result.paths['/a'].get?.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }]);
-    expect(result.paths['/a'].post?.security).toEqual([{ cookie: [] }, { bearer: [] }]);
+    expect(result.paths['/v2/a'].get?.security).toEqual([{ bearer: [] }, { api_key: [] }, { cookie: [] }]);
+    expect(result.paths['/v2/a'].post?.security).toEqual([{ cookie: [] }, { bearer: [] }]);
     expect(result.components?.schemas?.CreateThingDto).toMatchObject({ additionalProperties: false });
     expect(result.components?.schemas?.ThingView).not.toHaveProperty('additionalProperties');
   });
 
-  it('removes empty required lists from schemas', () => {
+  it('gives free text of request bodies and queries the NUL-free pattern, and leaves answers and formats alone', () => {
+    const shared = { type: 'string' };
+    const result = normalizeOpenApiDocument(
+      documentWith(
+        {
+          '/v2/things': {
+            post: {
+              operationId: 'createThing',
+              parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }],
+              requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateThingDto' } } } },
+              responses: { '201': { description: 'made', content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingView' } } } } },
+            },
+          },
+        },
+        {
+          schemas: {
+            CreateThingDto: {
+              type: 'object',
+              properties: { name: shared, slug: { type: 'string', pattern: '^[a-z]+$' }, email: { type: 'string', format: 'email' }, tags: { type: 'array', items: { type: 'string' } } },
+            },
+            ThingView: { type: 'object', properties: { name: shared } },
+          },
+        },
+      ),
+    );
+    const dto = json(json(result.components?.schemas?.CreateThingDto).properties);
+    expect(dto.name).toEqual({ type: 'string', pattern: '^[^\\u0000]*$' });
+    expect(dto.slug).toEqual({ type: 'string', pattern: '^[a-z]+$' });
+    expect(dto.email).toEqual({ type: 'string', format: 'email' });
+    expect(json(dto.tags).items).toEqual({ type: 'string', pattern: '^[^\\u0000]*$' });
+    expect(json(json(result.paths['/v2/things'].post?.parameters?.[0]).schema)).toEqual({ type: 'string', pattern: '^[^\\u0000]*$' });
+    expect(json(json(result.components?.schemas?.ThingView).properties).name).toEqual({ type: 'string' });
+  });
+
+  it('writes nullable and boolean exclusive bounds in their OpenAPI 3.1 form', () => {
     const result = normalizeOpenApiDocument(
       documentWith(
         {},
@@ -145,16 +204,30 @@ describe('normalizeOpenApiDocument', () => {
           schemas: {
             View: {
               type: 'object',
-              required: [],
-              properties: { nested: { type: 'object', required: [], properties: {} }, name: { type: 'string' } },
+              properties: {
+                note: { type: 'string', nullable: true },
+                kind: { type: 'string', enum: ['a', 'b'], nullable: true },
+                owner: { allOf: [{ $ref: '#/components/schemas/Owner' }], nullable: true, description: 'who' },
+                value: { oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true },
+                plain: { type: 'string', nullable: false },
+                above: { type: 'number', minimum: 0, exclusiveMinimum: true },
+                below: { type: 'number', maximum: 9, exclusiveMaximum: false },
+                nullable: { type: 'boolean' },
+              },
             },
-            Kept: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
           },
         },
       ),
-      '/v2',
     );
-    expect(JSON.stringify(result.components)).not.toContain('"required":[]');
-    expect(result.components?.schemas?.Kept).toMatchObject({ required: ['id'] });
+    expect(json(json(result.components?.schemas?.View).properties)).toEqual({
+      note: { type: ['string', 'null'] },
+      kind: { type: ['string', 'null'], enum: ['a', 'b', null] },
+      owner: { description: 'who', oneOf: [{ allOf: [{ $ref: '#/components/schemas/Owner' }] }, { type: 'null' }] },
+      value: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
+      plain: { type: 'string' },
+      above: { type: 'number', exclusiveMinimum: 0 },
+      below: { type: 'number', maximum: 9 },
+      nullable: { type: 'boolean' },
+    });
   });
 });

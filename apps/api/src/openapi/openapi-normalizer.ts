@@ -1,5 +1,22 @@
-import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, ReferenceObject } from '@nestjs/swagger';
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  PathItemObject,
+  ReferenceObject,
+  ResponseObject,
+} from '@nestjs/swagger';
 import { PUBLIC_OPERATION } from '../common/decorators/public.decorator';
+import { IDEMPOTENT_METHODS, isReplayable } from '../common/idempotency/idempotency.guard';
+import { ONE_TIME_SECRETS_OPERATION } from '../common/idempotency/one-time-secret.decorator';
+import {
+  REQUEST_HEADER_PARAMETERS,
+  requestHeaderParameter,
+  RESPONSE_HEADERS,
+  ResponseHeaderName,
+  responseHeaders,
+} from '../common/openapi/http-headers';
+import { isExemptPath } from '../rate-limit/rate-limit.policy';
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -8,18 +25,21 @@ const DOCUMENTABLE_PATH = /^(\/|(\/([^{}/]+|\{[A-Za-z0-9_.-]+\})+)+)$/;
 const PATH_PARAMETER = /\{([A-Za-z0-9_.-]+)\}/g;
 
 type Parameter = ParameterObject | ReferenceObject;
+/** A node of the document as JSON: OpenAPI 3.1 schemas have keywords Nest's 3.0 types lack. */
+type JsonObject = Record<string, unknown>;
 
 const ERROR_ENVELOPE = { $ref: '#/components/schemas/ErrorEnvelopeView' };
 /**
  * Answers any operation can give, whatever its controller declares: a malformed request or two
  * credentials (400), a removed authentication method (401, public routes included), the rate
- * limit (429), a failure (500) and a dependency that is down (503). Operations with a body may
- * also answer 413 and 415.
+ * limit (429), an oversized header block (431, from Node before any route), a failure (500) and
+ * a dependency that is down (503). Operations with a body may also answer 413 and 415.
  */
 const CROSS_CUTTING_ERRORS: Record<string, string> = {
   '400': '`invalid_request` (malformed request, two credentials) or `validation_error`',
   '401': '`authentication_required`: missing, expired or removed credential',
   '429': '`rate_limit_exceeded`: see Retry-After',
+  '431': '`invalid_request`: the request line and headers exceed 16 KiB',
   '500': '`internal_server_error`: quote the X-Request-ID',
   '503': '`service_unavailable`: a dependency did not answer, see Retry-After',
 };
@@ -28,44 +48,59 @@ const BODY_ERRORS: Record<string, string> = {
   '415': '`unsupported_media_type`: send application/json',
 };
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
-type PublicMarked = OperationObject & { [PUBLIC_OPERATION]?: boolean };
+/** Answers of an operation that takes `Idempotency-Key`. */
+const IDEMPOTENCY_ERRORS: Record<string, string> = {
+  '409': '`idempotency_key_in_progress`: a request with this Idempotency-Key is still running',
+  '422': '`idempotency_key_reused`: the Idempotency-Key was used for another request',
+};
+const RATE_LIMIT_HEADERS: ResponseHeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
+const RETRY_STATUSES = new Set(['429', '503']);
 
 /**
- * Makes the generated document valid whatever decorators a controller uses or forgets:
- * paths relative to the `/v2` server (root paths get their own `/` server), public operations
- * without security, security naming declared schemes only, every `{param}` of a path declared
- * once, unique operation ids, at least one response, and no empty `required` lists (invalid
- * in OpenAPI 3.0).
+ * Every string of a query or JSON body is refused when it holds a NUL (the service's one text
+ * rule); a string schema without a pattern or format of its own says so. Lone surrogates, the
+ * rule's other half, have no form in a JSON Schema pattern.
  */
-export function normalizeOpenApiDocument(document: OpenAPIObject, prefix: string): OpenAPIObject {
-  const paths: Record<string, PathItemObject> = {};
-  const operationIds = new Set<string>();
+const NUL_FREE = '^[^\\u0000]*$';
+
+type MarkedOperation = OperationObject & { [PUBLIC_OPERATION]?: boolean; [ONE_TIME_SECRETS_OPERATION]?: string[] };
+
+/**
+ * Makes the generated document an exact OpenAPI 3.1 description, whatever decorators a
+ * controller uses or forgets: full paths under the one server, public operations without
+ * security, security naming declared schemes only, every `{param}` of a path declared once, at
+ * least one response, the answers every operation can give, the headers every answer carries,
+ * request bodies closed and their strings NUL-free, and 3.0 keywords (`nullable`, boolean
+ * `exclusiveMinimum`) in their 3.1 form.
+ */
+export function normalizeOpenApiDocument(generated: OpenAPIObject): OpenAPIObject {
+  // A copy without shared nodes: Nest hands out decorator metadata by reference, and a schema
+  // object used twice (in a request and in an answer) is changed here for one use only.
+  const document = JSON.parse(JSON.stringify(generated)) as OpenAPIObject;
   const schemes = new Set(Object.keys(document.components?.securitySchemes ?? {}));
+  const paths: Record<string, PathItemObject> = {};
   for (const [path, item] of Object.entries(document.paths)) {
     if (!DOCUMENTABLE_PATH.test(path)) continue;
-    const inPrefix = path === prefix || path.startsWith(`${prefix}/`);
-    const key = inPrefix ? path.slice(prefix.length) || '/' : path;
-    const target: PathItemObject = paths[key] ?? (inPrefix ? {} : { servers: [{ url: '/' }] });
+    const normalized: PathItemObject = {};
     for (const method of OPERATION_METHODS) {
       const operation = item[method];
-      if (!operation || target[method]) continue;
-      target[method] = normalizeOperation(operation, key, operationIds, schemes);
-      addCrossCuttingErrors(target[method], BODY_METHODS.has(method));
+      if (operation) normalized[method] = normalizeOperation(operation, path, method, schemes);
     }
-    paths[key] = target;
+    paths[path] = normalized;
   }
-  removeEmptyRequired(document.components);
-  closeRequestBodies(document.components?.schemas ?? {});
-  return { ...document, paths };
+  const components = {
+    ...document.components,
+    headers: { ...document.components?.headers, ...RESPONSE_HEADERS },
+    parameters: { ...document.components?.parameters, ...REQUEST_HEADER_PARAMETERS },
+  };
+  closeRequestBodies(components.schemas ?? {});
+  const normalized = { ...document, paths, components };
+  excludeNulFromRequestText(normalized);
+  return toOpenApi31(normalized) as OpenAPIObject;
 }
 
-function normalizeOperation(
-  operation: PublicMarked,
-  path: string,
-  operationIds: Set<string>,
-  schemes: Set<string>,
-): OperationObject {
-  const normalized: PublicMarked = { ...operation };
+function normalizeOperation(operation: MarkedOperation, path: string, method: string, schemes: Set<string>): OperationObject {
+  const normalized: MarkedOperation = { ...operation };
   if (normalized.security && normalized.security.length > 0) {
     // A requirement naming an undeclared scheme is invalid; without one left, the document's applies.
     const known = normalized.security.filter((requirement) => Object.keys(requirement).every((name) => schemes.has(name)));
@@ -79,10 +114,40 @@ function normalizeOperation(
   }
   if (normalized[PUBLIC_OPERATION]) normalized.security = [];
   delete normalized[PUBLIC_OPERATION];
+  const secretFields = normalized[ONE_TIME_SECRETS_OPERATION] ?? [];
+  delete normalized[ONE_TIME_SECRETS_OPERATION];
+
+  // The Idempotency-Key guard claims keys on every POST and PATCH that carries a credential.
+  const takesCredential = normalized.security === undefined || normalized.security.length > 0;
+  const idempotent = takesCredential && IDEMPOTENT_METHODS.has(method.toUpperCase());
   normalized.parameters = normalizeParameters(operation.parameters ?? [], path);
-  normalized.responses = { ...operation.responses };
-  if (Object.keys(normalized.responses).length === 0) normalized.responses = { default: { description: 'Response' } };
-  normalized.operationId = uniqueOperationId(operation.operationId ?? operationIdOf(path), operationIds);
+  if (idempotent) normalized.parameters.push(requestHeaderParameter('Idempotency-Key'));
+
+  const responses = { ...operation.responses } as Record<string, ResponseObject | ReferenceObject>;
+  if (Object.keys(responses).length === 0) responses.default = { description: 'Response' };
+  const errors = {
+    ...CROSS_CUTTING_ERRORS,
+    ...(BODY_METHODS.has(method) ? BODY_ERRORS : {}),
+    ...(idempotent ? IDEMPOTENCY_ERRORS : {}),
+  };
+  for (const [status, description] of Object.entries(errors)) {
+    const declared = responses[status];
+    if (!declared) responses[status] = { description, content: { 'application/json': { schema: ERROR_ENVELOPE } } };
+    // A page or redirect status of the authorization endpoint is also the envelope for these causes.
+    else if (!('$ref' in declared) && !declared.content?.['application/json']) {
+      responses[status] = { ...declared, content: { ...declared.content, 'application/json': { schema: ERROR_ENVELOPE } } };
+    }
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    if ('$ref' in response) continue;
+    const names: ResponseHeaderName[] = ['X-Request-ID'];
+    if (!isExemptPath(path)) names.push(...RATE_LIMIT_HEADERS);
+    if (RETRY_STATUSES.has(status)) names.push('Retry-After');
+    if (idempotent && isReplayable(Number(status))) names.push('Idempotent-Replayed');
+    if (idempotent && secretFields.length > 0 && status.startsWith('2')) names.push('Idempotent-Secret-Omitted');
+    responses[status] = { ...response, headers: { ...responseHeaders(...names), ...response.headers } };
+  }
+  normalized.responses = responses;
   return normalized;
 }
 
@@ -122,32 +187,68 @@ function closeRequestBodies(schemas: Record<string, unknown>): void {
   }
 }
 
-function addCrossCuttingErrors(operation: OperationObject | undefined, hasBody: boolean): void {
-  if (!operation) return;
-  const errors = hasBody ? { ...CROSS_CUTTING_ERRORS, ...BODY_ERRORS } : CROSS_CUTTING_ERRORS;
-  for (const [status, description] of Object.entries(errors)) {
-    operation.responses[status] ??= { description, content: { 'application/json': { schema: ERROR_ENVELOPE } } };
+/** Gives every free-text string of a request body or query the NUL-free pattern. */
+function excludeNulFromRequestText(document: { paths: Record<string, PathItemObject>; components: { schemas?: object } }): void {
+  const schemas = (document.components.schemas ?? {}) as Record<string, JsonObject>;
+  const visited = new Set<JsonObject>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null || visited.has(node as JsonObject)) return;
+    const schema = node as JsonObject;
+    visited.add(schema);
+    if (typeof schema.$ref === 'string') return visit(schemas[schema.$ref.replace('#/components/schemas/', '')]);
+    const isFreeText = schema.type === 'string' && schema.pattern === undefined && schema.format === undefined && schema.enum === undefined;
+    if (isFreeText) schema.pattern = NUL_FREE;
+    for (const keyword of ['items', 'additionalProperties', 'allOf', 'oneOf', 'anyOf']) visit(schema[keyword]);
+    for (const keyword of ['properties', 'patternProperties']) {
+      if (typeof schema[keyword] === 'object' && schema[keyword] !== null) Object.values(schema[keyword] as JsonObject).forEach(visit);
+    }
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const method of OPERATION_METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      for (const parameter of operation.parameters ?? []) {
+        if ('in' in parameter && parameter.in === 'query') visit(parameter.schema);
+      }
+      const body = operation.requestBody;
+      if (body && 'content' in body) Object.values(body.content).forEach((media) => visit(media.schema));
+    }
   }
 }
 
-function operationIdOf(path: string): string {
-  return path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'root';
-}
+/** Values that are data, not schemas: nothing inside them is a keyword. */
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'enum', 'const']);
 
-function uniqueOperationId(candidate: string, taken: Set<string>): string {
-  let id = candidate;
-  for (let n = 2; taken.has(id); n++) id = `${candidate}_${n}`;
-  taken.add(id);
-  return id;
-}
-
-function removeEmptyRequired(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const child of node) removeEmptyRequired(child);
-    return;
+/**
+ * The 3.0 keywords Nest writes, in their OpenAPI 3.1 (JSON Schema 2020-12) form: `nullable`
+ * becomes a `null` type (and a `null` enum value), or a `null` alternative beside a reference
+ * or a composition; boolean `exclusiveMinimum`/`exclusiveMaximum` become the bound itself.
+ */
+function toOpenApi31(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toOpenApi31);
+  if (typeof node !== 'object' || node === null) return node;
+  const converted: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) converted[key] = DATA_KEYWORDS.has(key) ? value : toOpenApi31(value);
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof converted[exclusive] !== 'boolean') continue;
+    if (converted[exclusive] === true) converted[exclusive] = converted[bound];
+    else delete converted[exclusive];
+    if (converted[exclusive] !== undefined) delete converted[bound];
   }
-  if (node === null || typeof node !== 'object') return;
-  const record = node as Record<string, unknown>;
-  if (Array.isArray(record.required) && record.required.length === 0) delete record.required;
-  for (const child of Object.values(record)) removeEmptyRequired(child);
+  // Only the boolean keyword: a property named `nullable` in a `properties` map is a schema.
+  if (typeof converted.nullable !== 'boolean') return converted;
+  const nullable = converted.nullable;
+  delete converted.nullable;
+  if (!nullable) return converted;
+  if (typeof converted.type === 'string') {
+    const withNull: JsonObject = { ...converted, type: [converted.type, 'null'] };
+    const values: unknown[] | undefined = Array.isArray(converted.enum) ? converted.enum : undefined;
+    if (values && !values.includes(null)) withNull.enum = [...values, null];
+    return withNull;
+  }
+  const alternatives: unknown[] | undefined = Array.isArray(converted.oneOf) ? converted.oneOf : undefined;
+  if (alternatives) return { ...converted, oneOf: [...alternatives, { type: 'null' }] };
+  const { description, example, ...alternative } = converted;
+  return { ...(description === undefined ? {} : { description }), ...(example === undefined ? {} : { example }), oneOf: [alternative, { type: 'null' }] };
 }

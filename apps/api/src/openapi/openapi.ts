@@ -3,6 +3,8 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ALL_SCOPES } from '@app/common';
 import { describeScope } from '../oauth/authorize/pages/scope-descriptions';
 import { AppConfig } from '@app/config';
+import { API_TAGS } from '../common/openapi/api-tags';
+import { DELIVERY_HEADER_PARAMETERS, EVENT_MODELS, eventSchemas, eventWebhooks } from '../events/event.openapi';
 import { sessionCookieName } from '../session/session-cookie';
 import { normalizeOpenApiDocument } from './openapi-normalizer';
 
@@ -16,7 +18,8 @@ function describeService(sessionCookie: string): string {
   return [
     'HTTP JSON API for resources, users, organizations, credentials and webhooks.',
     '',
-    'Paths are relative to the `/v2` server; operational and OAuth paths live at the root.',
+    'The current version lives under `/v2`; the OAuth 2.0 authorization server, the probes and the metrics live at',
+    'the root. Events are delivered to your webhooks as described in the `webhooks` section.',
     'Bodies are JSON. A single record is `{ data }`, a list `{ data, meta }`, an error',
     '`{ error: { code, message, details? } }`. Every response carries `X-Request-ID`: send one',
     '(1-128 of `[A-Za-z0-9._-]`) to correlate, or read the one the service made.',
@@ -29,15 +32,24 @@ function describeService(sessionCookie: string): string {
   ].join('\n');
 }
 
-/** The OpenAPI document of every controller, normalized to stay valid as endpoints are added. */
-export function buildOpenApiDocument(app: INestApplication, prefix: string): OpenAPIObject {
+/**
+ * The OpenAPI 3.1 document of every controller and of the events delivered to webhooks,
+ * normalized to stay exact as endpoints are added. Its one server is the service's public
+ * origin, and paths are full (`/v2/resources`, `/oauth/token`), so that a client generated from
+ * it reaches every operation.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const appConfig = app.get(AppConfig);
   // `__Host-rms_session` when PUBLIC_URL is https, `rms_session` otherwise.
-  const sessionCookie = sessionCookieName(app.get(AppConfig));
-  const config = new DocumentBuilder()
+  const sessionCookie = sessionCookieName(appConfig);
+  const builder = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('Resource Management Service API')
     .setVersion('2.0.0')
     .setDescription(describeService(sessionCookie))
-    .addServer(`/${prefix}`, 'Current version')
+    .addServer(appConfig.PUBLIC_URL, 'This deployment');
+  for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
+  const config = builder
     // Scheme names are the defaults of @ApiBearerAuth(), @ApiCookieAuth() and
     // @ApiSecurity('api_key'), so controllers name them without arguments.
     .addBearerAuth(
@@ -66,18 +78,23 @@ export function buildOpenApiDocument(app: INestApplication, prefix: string): Ope
     .addSecurityRequirements('cookie')
     .addSecurityRequirements('oauth2')
     .build();
-  const document = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
-  });
-  return normalizeOpenApiDocument(document, `/${prefix}`);
+  const document = SwaggerModule.createDocument(app, config, { extraModels: EVENT_MODELS });
+  // Nest's builder starts with an empty contact object; the service names no public contact.
+  delete document.info.contact;
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...eventSchemas() },
+    parameters: { ...document.components?.parameters, ...DELIVERY_HEADER_PARAMETERS },
+  };
+  return normalizeOpenApiDocument({ ...document, webhooks: eventWebhooks() });
 }
 
 /**
  * Serves the document at `/openapi.json` and interactive docs at `/docs`, both at the root and
  * without a credential. The document is built on first request, not at start.
  */
-export function setupOpenApi(app: INestApplication, prefix: string): void {
-  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app, prefix), {
+export function setupOpenApi(app: INestApplication): void {
+  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: OPENAPI_DOCUMENT_PATH,
     raw: ['json'],
     customSiteTitle: 'Resource Management Service API',

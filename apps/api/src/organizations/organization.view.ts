@@ -1,9 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { idPattern } from '@app/common';
 import type { MemberRecord, OrganizationEntity } from '@app/database';
 import { ORGANIZATION_ROLES, OrganizationRole } from '@app/database';
 
 export class OrganizationView {
-  @ApiProperty({ example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: '^org_[0-9A-HJKMNP-TV-Z]{26}$' })
+  @ApiProperty({ example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: idPattern('org') })
   id: string;
 
   @ApiProperty({ example: 'Acme', minLength: 1, maxLength: 100 })

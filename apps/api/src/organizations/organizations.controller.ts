@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { AuthContext, Paginated } from '@app/common';
+import { AuthContext, idPattern, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
+import { OffsetPageMetaView } from '../common/pagination/page-meta.view';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { AddMemberDto, CreateOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
 import { OrganizationsService } from './organizations.service';
@@ -13,10 +15,10 @@ import { MemberView, OrganizationView } from './organization.view';
 const ORGANIZATION_ID = ApiParam({
   name: 'id',
   description: 'An organization id (`org_`); one the caller does not belong to is 404.',
-  example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X',
+  schema: { type: 'string', pattern: idPattern('org'), example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X' },
 });
 
-@ApiTags('Organizations')
+@ApiTag('Organizations')
 @ApiBearerAuth()
 @ScopeArea('organizations')
 @Controller('organizations')
@@ -24,15 +26,23 @@ export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List organizations', description: 'The ones the caller belongs to (every one for platform admins), oldest first.' })
-  @ApiListResponse(OrganizationView)
+  @ApiOperation({
+    operationId: 'listOrganizations',
+    summary: 'List organizations',
+    description: 'The ones the caller belongs to (every one for platform admins), oldest first.',
+  })
+  @ApiListResponse(OrganizationView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<OrganizationView>> {
     return this.organizations.list(auth, query, req.path);
   }
 
   @Post()
-  @ApiOperation({ summary: 'Create an organization', description: 'The caller becomes its owner. A slug taken in any letter case is 409.' })
+  @ApiOperation({
+    operationId: 'createOrganization',
+    summary: 'Create an organization',
+    description: 'The caller becomes its owner. A slug taken in any letter case is 409.',
+  })
   @ApiDataResponse(OrganizationView, 201, 'The new organization')
   @ApiErrors(400, 401, 403, 409, 429)
   create(@Auth() auth: AuthContext, @Body() body: CreateOrganizationDto): Promise<OrganizationView> {
@@ -40,7 +50,7 @@ export class OrganizationsController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get an organization' })
+  @ApiOperation({ operationId: 'getOrganization', summary: 'Get an organization', description: 'Members of the organization, and platform admins, see it; anyone else gets 404.' })
   @ORGANIZATION_ID
   @ApiDataResponse(OrganizationView)
   @ApiErrors(401, 403, 404, 429)
@@ -49,7 +59,11 @@ export class OrganizationsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Rename an organization or change its slug', description: 'Needs the role `owner` or `admin` there.' })
+  @ApiOperation({
+    operationId: 'updateOrganization',
+    summary: 'Rename an organization or change its slug',
+    description: 'Needs the role `owner` or `admin` there. A slug taken in any letter case is 409.',
+  })
   @ORGANIZATION_ID
   @ApiDataResponse(OrganizationView)
   @ApiErrors(400, 401, 403, 404, 409, 429)
@@ -59,22 +73,22 @@ export class OrganizationsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({
+    operationId: 'deleteOrganization',
     summary: 'Delete an organization',
     description: 'Needs the role `owner`. 409 while any resource (soft-deleted ones too) still belongs to it.',
   })
   @ORGANIZATION_ID
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNoContentResponse({ description: 'Deleted; no body' })
   @ApiErrors(401, 403, 404, 409, 429)
   remove(@Auth() auth: AuthContext, @Param('id') id: string): Promise<void> {
     return this.organizations.delete(auth, id);
   }
 
   @Get(':id/members')
-  @ApiOperation({ summary: 'List members', description: 'In the order they joined.' })
+  @ApiOperation({ operationId: 'listOrganizationMembers', summary: 'List members', description: 'In the order they joined.' })
   @ORGANIZATION_ID
-  @ApiListResponse(MemberView)
+  @ApiListResponse(MemberView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 404, 429)
   members(
     @Auth() auth: AuthContext,
@@ -87,6 +101,7 @@ export class OrganizationsController {
 
   @Post(':id/members')
   @ApiOperation({
+    operationId: 'addOrganizationMember',
     summary: 'Add a member',
     description: 'Needs `owner` or `admin`; only an `owner` adds an `owner`. An unknown user is 404, a member added twice 409.',
   })
@@ -99,16 +114,16 @@ export class OrganizationsController {
 
   @Delete(':id/members/:user_id')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({
+    operationId: 'removeOrganizationMember',
     summary: 'Remove a member',
     description:
       'Needs `owner` or `admin` (only an `owner` removes an `owner`); anyone may remove themselves. ' +
       'The last owner is 409; a non-member 404.',
   })
   @ORGANIZATION_ID
-  @ApiParam({ name: 'user_id', description: 'The member (`usr_`).', example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
-  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiParam({ name: 'user_id', description: 'The member (`usr_`).', schema: { type: 'string', pattern: idPattern('usr'), example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' } })
+  @ApiNoContentResponse({ description: 'Removed; no body' })
   @ApiErrors(401, 403, 404, 409, 429)
   removeMember(@Auth() auth: AuthContext, @Param('id') id: string, @Param('user_id') userId: string): Promise<void> {
     return this.organizations.removeMember(auth, id, userId);

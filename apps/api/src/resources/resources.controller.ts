@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthContext, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
+import { CursorPageMetaView, OffsetPageMetaView } from '../common/pagination/page-meta.view';
 import { BulkCreateResourcesDto, BulkUpdateResourcesDto } from './dto/bulk-resources.dto';
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
@@ -14,7 +16,6 @@ import { entityTag, ifNoneMatchMatches } from './entity-tag';
 import { parseDeleteQuery, parseResourceFieldsQuery, parseResourceListQuery } from './resource-list-query';
 import {
   ApiBulkResponse,
-  ApiIdempotencyKey,
   ApiIfMatch,
   ApiIfNoneMatch,
   ApiListQueries,
@@ -25,7 +26,7 @@ import {
 import { ResourceListEntry, ResourcesService, VersionedView } from './resources.service';
 import { ResourceFieldsView, ResourceProjectionView, ResourceView } from './resource.view';
 
-@ApiTags('Resources')
+@ApiTag('Resources')
 @ApiBearerAuth()
 @ScopeArea('resources')
 @Controller('resources')
@@ -34,21 +35,30 @@ export class ResourcesController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listResources',
     summary: 'List resources',
     description:
       'Offset pagination (`page`, `per_page`) by default; cursor pagination when `cursor` or `limit` is given. ' +
       'Mixing the two is `invalid_request`. Cursors are signed, opaque and bound to the filters and sort they came from.',
   })
   @ApiListQueries()
-  @ApiListResponse(ResourceProjectionView, 'A page of resources in the list form, or `id` and the requested `fields`')
+  @ApiListResponse(
+    ResourceProjectionView,
+    [OffsetPageMetaView, CursorPageMetaView],
+    200,
+    'A page of resources in the list form, or `id` and the requested `fields`; `meta` of the pagination style used',
+  )
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: Record<string, unknown>): Promise<Paginated<ResourceListEntry>> {
     return this.resources.list(auth, parseResourceListQuery(query));
   }
 
   @Post()
-  @ApiOperation({ summary: 'Create a resource', description: 'Status is `active`. Emits `resource.created`.' })
-  @ApiIdempotencyKey()
+  @ApiOperation({
+    operationId: 'createResource',
+    summary: 'Create a resource',
+    description: 'Status is `active`; the caller is its owner. `organization_id` puts it in an organization where the caller is at least a `member`. Emits `resource.created`.',
+  })
   @ApiResourceResponse(201, 'The new resource')
   @ApiErrors(400, 401, 403, 404, 409, 422, 429)
   async create(
@@ -61,10 +71,10 @@ export class ResourcesController {
 
   @Post('bulk')
   @ApiOperation({
+    operationId: 'bulkCreateResources',
     summary: 'Create up to 100 resources at once',
     description: 'All or nothing: one bad item fails the request (`details` like `resources[3].name`). One `resource.created` per resource.',
   })
-  @ApiIdempotencyKey()
   @ApiBulkResponse(201, 'The new resources, in the order given')
   @ApiErrors(400, 401, 403, 404, 409, 422, 429)
   async createMany(@Auth() auth: AuthContext, @Body() body: BulkCreateResourcesDto): Promise<Paginated<ResourceView>> {
@@ -73,12 +83,12 @@ export class ResourcesController {
 
   @Patch('bulk')
   @ApiOperation({
+    operationId: 'bulkUpdateResources',
     summary: 'Apply the same changes to up to 100 resources',
     description:
       'All or nothing: an id that is unknown or not visible fails the request with 404 naming it; ' +
       'metadata merges as in PATCH. One `resource.updated` per changed resource.',
   })
-  @ApiIdempotencyKey()
   @ApiBulkResponse(200, 'The resources after the change, in the order of `ids`')
   @ApiErrors(400, 401, 403, 404, 409, 422, 429)
   async updateMany(@Auth() auth: AuthContext, @Body() body: BulkUpdateResourcesDto): Promise<Paginated<ResourceView>> {
@@ -87,6 +97,7 @@ export class ResourcesController {
 
   @Get(':id')
   @ApiOperation({
+    operationId: 'getResource',
     summary: 'Get a resource',
     description: 'Answers 304 without a body when `If-None-Match` lists the current ETag.',
   })
@@ -111,6 +122,7 @@ export class ResourcesController {
 
   @Put(':id')
   @ApiOperation({
+    operationId: 'replaceResource',
     summary: 'Replace a resource',
     description:
       'Sets name, description, type, tags and metadata; omitted optional fields go back to their defaults; status is kept. ' +
@@ -132,13 +144,13 @@ export class ResourcesController {
 
   @Patch(':id')
   @ApiOperation({
+    operationId: 'updateResource',
     summary: 'Update part of a resource',
     description:
       'Any subset of name, description, type, status, tags, metadata; metadata is a JSON Merge Patch (RFC 7396). ' +
       'Emits `resource.updated` with the prior values of the changed fields.',
   })
   @ApiResourceId()
-  @ApiIdempotencyKey()
   @ApiIfMatch()
   @ApiResourceResponse(200, 'The resource after the change')
   @ApiErrors(400, 401, 403, 404, 409, 412, 422, 429)
@@ -156,13 +168,19 @@ export class ResourcesController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Done; no body' })
   @ApiOperation({
+    operationId: 'deleteResource',
     summary: 'Delete a resource',
     description:
       'Soft by default: the resource is then 404 everywhere and left out of lists. `hard=true` removes the row, ' +
       'also of a soft-deleted resource. Emits `resource.deleted` (not again for a hard delete after a soft one).',
   })
   @ApiResourceId()
-  @ApiQuery({ name: 'hard', required: false, enum: ['true', 'false'] })
+  @ApiQuery({
+    name: 'hard',
+    required: false,
+    enum: ['true', 'false'],
+    description: '`true` removes the row, also of a resource already soft-deleted (its owner, or an organization `owner` or `admin`).',
+  })
   @ApiIfMatch()
   @ApiErrors(400, 401, 403, 404, 412, 429)
   remove(

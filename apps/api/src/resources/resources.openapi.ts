@@ -1,34 +1,33 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiParam, ApiQuery, ApiQueryOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { RESOURCE_FIELDS, RESOURCE_SORT_FIELDS } from '@app/database';
+import { idPattern, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '@app/common';
+import { LEGACY_RESOURCE_TYPE, RESOURCE_FIELDS, RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '@app/database';
+import { ApiDataResponse } from '../common/openapi/api-responses';
+import { responseHeaders } from '../common/openapi/http-headers';
+import { BulkResultMetaView } from '../common/pagination/page-meta.view';
+import { DEFAULT_SORT } from './resource-list-query';
 import { ResourceView } from './resource.view';
 
-/** OpenAPI pieces of the resource endpoints: conditional and idempotency headers, list queries. */
+/** OpenAPI pieces of the resource endpoints: conditional headers, list queries. */
 
-const ETAG_HEADER = {
-  ETag: {
-    description: 'Strong entity tag of the resource version, e.g. `"3"`; send it back in If-Match or If-None-Match.',
-    schema: { type: 'string', example: '"3"' },
-  },
-};
+/** A comma-separated list of `values`, as a pattern: the query parsers read nothing else. */
+function listPattern(values: readonly string[], itemPrefix = ''): string {
+  const item = `${itemPrefix}(?:${values.join('|')})`;
+  return `^${item}(?:,${item})*$`;
+}
+
+/** `sort`: fields, each at most once (the parser refuses a field sorted twice), `-` for descending. */
+const SORT_PATTERN = `^(?!.*\\b(${RESOURCE_SORT_FIELDS.join('|')})\\b.*\\b\\1\\b)${listPattern(RESOURCE_SORT_FIELDS, '-?').slice(1)}`;
 
 /** A `{ data: resource }` body with its ETag header; reads that take `fields` answer a projection. */
 export function ApiResourceResponse(status: number, description: string, model: Type<unknown> = ResourceView): MethodDecorator {
-  return applyDecorators(
-    ApiExtraModels(model),
-    ApiResponse({
-      status,
-      description,
-      headers: ETAG_HEADER,
-      schema: { type: 'object', required: ['data'], properties: { data: { $ref: getSchemaPath(model) } } },
-    }),
-  );
+  return ApiDataResponse(model, status, description, ['ETag']);
 }
 
 /** A `{ data: [resources], meta: { count } }` body of the bulk endpoints. */
 export function ApiBulkResponse(status: number, description: string): MethodDecorator {
   return applyDecorators(
-    ApiExtraModels(ResourceView),
+    ApiExtraModels(ResourceView, BulkResultMetaView),
     ApiResponse({
       status,
       description,
@@ -37,23 +36,11 @@ export function ApiBulkResponse(status: number, description: string): MethodDeco
         required: ['data', 'meta'],
         properties: {
           data: { type: 'array', items: { $ref: getSchemaPath(ResourceView) } },
-          meta: { type: 'object', properties: { count: { type: 'integer', example: 2 } } },
+          meta: { $ref: getSchemaPath(BulkResultMetaView) },
         },
       },
     }),
   );
-}
-
-export function ApiIdempotencyKey(): MethodDecorator {
-  return ApiHeader({
-    name: 'Idempotency-Key',
-    required: false,
-    description:
-      '1-255 characters, scoped to your account and kept 24 hours. Repeating the same request with the same key ' +
-      'replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 ' +
-      '`idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`.',
-    schema: { type: 'string', minLength: 1, maxLength: 255, example: 'b6f1c1f0-6a1d-4c55-9d4e-3f7c2e8b9a10' },
-  });
 }
 
 export function ApiIfMatch(): MethodDecorator {
@@ -70,45 +57,77 @@ export function ApiIfNoneMatch(): MethodDecorator {
     ApiHeader({
       name: 'If-None-Match',
       required: false,
-      description: 'Answer 304 Not Modified, without a body, when the resource still has this ETag.',
+      description: 'Answer 304 Not Modified, without a body, when the resource still has this ETag (weak comparison; a list, or `*`).',
       schema: { type: 'string', example: '"3"' },
     }),
-    ApiResponse({ status: 304, description: 'Not modified: If-None-Match lists the current ETag. No body.', headers: ETAG_HEADER }),
+    ApiResponse({ status: 304, description: 'Not modified: If-None-Match lists the current ETag. No body.', headers: responseHeaders('ETag') }),
   );
 }
 
 /** The `{id}` of a resource path; an id of the wrong shape is simply not found. */
 export function ApiResourceId(): MethodDecorator {
-  return ApiParam({ name: 'id', description: 'A resource id (`res_`).', example: 'res_01JD3Q0F6K8W2M4N6P8R0T2V4X' });
+  return ApiParam({ name: 'id', description: 'A resource id (`res_`).', schema: { type: 'string', example: 'res_01JD3Q0F6K8W2M4N6P8R0T2V4X' } });
 }
 
 export const FIELDS_QUERY: ApiQueryOptions = {
   name: 'fields',
   required: false,
-  description: `Comma-separated fields to return; \`id\` is always included. One of: ${RESOURCE_FIELDS.join(', ')}.`,
-  schema: { type: 'string', example: 'name,status' },
+  description: `Comma-separated fields to return; \`id\` is always included. Any of: ${RESOURCE_FIELDS.join(', ')}.`,
+  schema: { type: 'string', pattern: listPattern(RESOURCE_FIELDS), example: 'name,status' },
 };
 
 export function ApiListQueries(): MethodDecorator {
   const queries: ApiQueryOptions[] = [
-    { name: 'page', required: false, description: 'Offset style: page number, from 1.', schema: { type: 'integer', minimum: 1, default: 1 } },
-    { name: 'per_page', required: false, description: 'Offset style: 1-100.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-    { name: 'cursor', required: false, description: 'Cursor style: `meta.cursor.next` or `prev` of an earlier page.', schema: { type: 'string' } },
-    { name: 'limit', required: false, description: 'Cursor style: 1-100.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+    {
+      name: 'page',
+      required: false,
+      description: 'Offset style: page number, from 1. Not with `cursor` or `limit`.',
+      schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1 },
+    },
+    {
+      name: 'per_page',
+      required: false,
+      description: `Offset style: 1-${PER_PAGE_MAX}. Not with \`cursor\` or \`limit\`.`,
+      schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+    },
+    {
+      name: 'cursor',
+      required: false,
+      description:
+        'Cursor style: `meta.cursor.next` or `prev` of an earlier page, with the same filters and sort. Cursors are ' +
+        'signed: any other value is 400 `invalid_request`. Not with `page` or `per_page`.',
+      schema: { type: 'string', minLength: 1 },
+    },
+    {
+      name: 'limit',
+      required: false,
+      description: `Cursor style: 1-${PER_PAGE_MAX}. Not with \`page\` or \`per_page\`.`,
+      schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+    },
     {
       name: 'sort',
       required: false,
-      description: `Comma-separated among ${RESOURCE_SORT_FIELDS.join(', ')}; prefix \`-\` for descending. \`id\` breaks ties.`,
-      schema: { type: 'string', default: '-created_at', example: 'name,-created_at' },
+      description: `Comma-separated among ${RESOURCE_SORT_FIELDS.join(', ')}, each at most once; prefix \`-\` for descending. \`id\` breaks ties.`,
+      schema: { type: 'string', pattern: SORT_PATTERN, default: DEFAULT_SORT, example: 'name,-created_at' },
     },
-    { name: 'filter[status]', required: false, description: 'One status or a comma-separated list.', schema: { type: 'string', example: 'active' } },
+    {
+      name: 'filter[status]',
+      required: false,
+      description: 'One status or a comma-separated list.',
+      schema: { type: 'string', pattern: listPattern(RESOURCE_STATUSES), example: 'active' },
+    },
     {
       name: 'filter[type]',
       required: false,
-      description: 'One type or a comma-separated list (`enterprise`, the legacy name, matches nothing).',
-      schema: { type: 'string', example: 'standard,premium' },
+      description: `One type or a comma-separated list (\`${LEGACY_RESOURCE_TYPE}\`, the legacy name, matches nothing).`,
+      schema: { type: 'string', pattern: listPattern([...RESOURCE_TYPES, LEGACY_RESOURCE_TYPE]), example: 'standard,premium' },
     },
-    { name: 'filter[organization_id]', required: false, description: 'Only resources of this organization.', schema: { type: 'string' } },
+    {
+      name: 'filter[organization_id]',
+      required: false,
+      description: 'Only resources of this organization (`org_`).',
+      schema: { type: 'string', pattern: idPattern('org'), example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X' },
+    },
     FIELDS_QUERY,
   ];
   return applyDecorators(...queries.map((query) => ApiQuery(query)));

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiHeader, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiHeader, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -8,11 +8,13 @@ import { Auth } from '../common/decorators/auth.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
+import { responseHeaders } from '../common/openapi/http-headers';
 import { SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from './session-cookie';
 import { SessionLoginView } from './session-login.view';
 import { SessionService } from './session.service';
 
-@ApiTags('Session')
+@ApiTag('Session')
 @Controller('session')
 export class SessionController {
   constructor(
@@ -24,10 +26,11 @@ export class SessionController {
   @Post('login')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'startSession',
     summary: 'Log in with a session cookie',
     description: `Sets the \`${SESSION_COOKIE}\` cookie (\`__Host-${SESSION_COOKIE}\` when the service is served over https; HttpOnly, SameSite=Lax, Secure outside development), valid for 24 hours. Unsafe methods made with it need \`X-CSRF-Token: <csrf_token>\`.`,
   })
-  @ApiDataResponse(SessionLoginView)
+  @ApiDataResponse(SessionLoginView, 200, 'Logged in: the session cookie is set', ['Set-Cookie'])
   @ApiErrors(400, 401, 429)
   async login(@Body() body: LoginDto, @Res({ passthrough: true }) res: Response): Promise<SessionLoginView> {
     const started = await this.sessions.login(body.email, body.password);
@@ -38,10 +41,14 @@ export class SessionController {
   @Post('logout')
   @ScopeArea(null)
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Done; no body' })
+  @ApiNoContentResponse({ description: 'Logged out: the cookie is cleared; no body', headers: responseHeaders('Set-Cookie') })
   @ApiCookieAuth()
-  @ApiHeader({ name: 'X-CSRF-Token', required: true, description: 'The csrf_token of the login.' })
-  @ApiOperation({ summary: 'End the session', description: 'The session is deleted on the server and its cookie cleared.' })
+  @ApiHeader({ name: 'X-CSRF-Token', required: true, description: 'The `csrf_token` of the login.', schema: { type: 'string', minLength: 1 } })
+  @ApiOperation({
+    operationId: 'endSession',
+    summary: 'End the session',
+    description: 'The session is deleted on the server, refused on every replica at once, and its cookie cleared.',
+  })
   @ApiErrors(400, 401, 403)
   async logout(@Auth() auth: AuthContext, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.sessions.logout(auth);

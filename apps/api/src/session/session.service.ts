@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthContext, AuthenticationRequiredError, InvalidRequestError } from '@app/common';
+import { AuthContext, AuthenticationRequiredError, InsufficientPermissionsError } from '@app/common';
 import { AuthService } from '../auth/auth.service';
 import { UsersService } from '../users/users.service';
 import { SessionLoginView } from './session-login.view';
@@ -26,10 +26,15 @@ export class SessionService {
     return { view: { user, csrf_token: session.csrfToken }, cookieValue };
   }
 
-  /** Ends the session of this request, on the server: its cookie is refused from now on. */
+  /**
+   * Ends the session of this request, on the server: its cookie is refused from now on. Another
+   * credential is well formed but not one this operation takes, as an API key on /api-keys: 403.
+   */
   async logout(auth: AuthContext): Promise<void> {
     if (auth.credential !== 'session') {
-      throw new InvalidRequestError('This request carries no session cookie: only a session can be logged out here.');
+      throw new InsufficientPermissionsError(
+        'This request carries no session cookie: only a session can be logged out here (a JWT login ends at POST /v2/auth/logout).',
+      );
     }
     await this.store.destroy(auth.credentialId);
   }

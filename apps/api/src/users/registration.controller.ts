@@ -1,13 +1,14 @@
 import { Body, Controller, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation } from '@nestjs/swagger';
 import { Public } from '../common/decorators/public.decorator';
 import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
 import { RegisterDto } from './dto/register.dto';
 import { UsersService } from './users.service';
 import { UserView } from './user.view';
 
 /** Sign-up lives with the users it makes, at the path the contract gives it. */
-@ApiTags('Authentication')
+@ApiTag('Authentication')
 @Controller('auth')
 export class RegistrationController {
   constructor(private readonly users: UsersService) {}
@@ -15,6 +16,7 @@ export class RegistrationController {
   @Public()
   @Post('register')
   @ApiOperation({
+    operationId: 'registerUser',
     summary: 'Create an account',
     description:
       'The account is a `user` on the `free` plan; `role` and `plan` are not accepted here. ' +

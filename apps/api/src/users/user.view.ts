@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { idPattern } from '@app/common';
+import { idPattern, PLANS, PLATFORM_ROLES } from '@app/common';
 import type { UserEntity } from '@app/database';
 
 export class UserProfileView {
@@ -9,7 +9,7 @@ export class UserProfileView {
   @ApiProperty({ nullable: true, type: String, example: 'Lovelace' })
   last_name: string | null;
 
-  @ApiProperty({ nullable: true, type: String, example: 'https://example.com/ada.png' })
+  @ApiProperty({ nullable: true, type: String, format: 'uri', example: 'https://example.com/ada.png' })
   avatar_url: string | null;
 }
 
@@ -23,19 +23,19 @@ export class UserView {
   @ApiProperty({ example: 'ada_l' })
   username: string;
 
-  @ApiProperty({ enum: ['user', 'admin'] })
+  @ApiProperty({ enum: PLATFORM_ROLES, example: 'user', description: 'Platform role.' })
   role: string;
 
-  @ApiProperty({ enum: ['free', 'pro', 'enterprise'] })
+  @ApiProperty({ enum: PLANS, example: 'free', description: 'Sets the rate limit: 60, 600 or 6000 requests a minute.' })
   plan: string;
 
   @ApiProperty({ type: UserProfileView })
   profile: UserProfileView;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-11-21T09:30:00.000Z' })
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-11-21T09:30:00.000Z' })
   updated_at: string;
 }
 

@@ -1,16 +1,18 @@
 import { Body, Controller, Get, Patch, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { ApiErrors, ApiDataResponse, ApiListResponse } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
+import { OffsetPageMetaView } from '../common/pagination/page-meta.view';
 import { UpdateProfileDto } from './dto/update-profile.dto';
 import { UserListQuery } from './dto/user-list.query';
 import { UsersService } from './users.service';
 import { UserView } from './user.view';
 
-@ApiTags('Users')
+@ApiTag('Users')
 @ApiBearerAuth()
 @ScopeArea('users')
 @Controller('users')
@@ -19,19 +21,24 @@ export class UsersController {
 
   @Get()
   @ApiOperation({
+    operationId: 'listUsers',
     summary: 'List users',
     description:
       'Platform admins see every user; other callers see the users who share an organization with them, ' +
       'and themselves. Oldest first. `search` matches the email or username, case-insensitively.',
   })
-  @ApiListResponse(UserView)
+  @ApiListResponse(UserView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: UserListQuery, @Req() req: Request): Promise<Paginated<UserView>> {
     return this.users.list(auth, query, req.path);
   }
 
   @Get('me')
-  @ApiOperation({ summary: 'The calling user' })
+  @ApiOperation({
+    operationId: 'getCurrentUser',
+    summary: 'Get the calling user',
+    description: 'The account the credential acts for, whatever the credential (JWT, API key, session or OAuth token).',
+  })
   @ApiDataResponse(UserView)
   @ApiErrors(401, 403, 429)
   me(@Auth() auth: AuthContext): Promise<UserView> {
@@ -40,6 +47,7 @@ export class UsersController {
 
   @Patch('me')
   @ApiOperation({
+    operationId: 'updateCurrentUserProfile',
     summary: "Update the calling user's profile",
     description:
       'Only `profile` fields change; each is optional, `null` clears it, `avatar_url` must be https. ' +

@@ -1,30 +1,30 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EVENT_KINDS, EventKind } from '@app/common';
+import { EVENT_KINDS, EventKind, idPattern } from '@app/common';
 import type { DeliveryAttempt, WebhookDeliveryEntity, WebhookEntity } from '@app/database';
 
 export class WebhookView {
-  @ApiProperty({ example: 'wh_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  @ApiProperty({ pattern: idPattern('wh'), example: 'wh_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
   id: string;
 
   @ApiProperty({ format: 'uri', example: 'https://hooks.example.com/rms' })
   url: string;
 
-  @ApiProperty({ enum: [...EVENT_KINDS], isArray: true })
+  @ApiProperty({ enum: [...EVENT_KINDS], isArray: true, example: ['resource.created'] })
   events: EventKind[];
 
-  @ApiProperty({ enum: ['enabled', 'disabled'] })
+  @ApiProperty({ enum: ['enabled', 'disabled'], example: 'enabled' })
   status: 'enabled' | 'disabled';
 
-  @ApiProperty({ type: String, nullable: true })
+  @ApiProperty({ type: String, nullable: true, example: 'Orders service, production' })
   description: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why deliveries stopped, while disabled.' })
   disabled_reason: string | null;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-11-21T09:30:00.000Z' })
   created_at: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-11-21T09:30:00.000Z' })
   updated_at: string;
 }
 
@@ -56,13 +56,13 @@ export class DeliveryAttemptView {
 }
 
 export class DeliveryView {
-  @ApiProperty({ example: 'dlv_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
+  @ApiProperty({ pattern: idPattern('dlv'), example: 'dlv_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
   id: string;
 
-  @ApiProperty()
+  @ApiProperty({ pattern: idPattern('wh'), example: 'wh_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
   webhook_id: string;
 
-  @ApiProperty()
+  @ApiProperty({ pattern: idPattern('evt'), example: 'evt_01JD3Q0F6K8W2M4N6P8R0T2V4X', description: 'The event sent: a stored one, or a fresh sample for a test.' })
   event_id: string;
 
   @ApiProperty({ enum: [...EVENT_KINDS] })

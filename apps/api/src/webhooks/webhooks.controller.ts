@@ -1,11 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { AuthContext, Paginated } from '@app/common';
+import { AuthContext, idPattern, Paginated } from '@app/common';
 import { Auth } from '../common/decorators/auth.decorator';
 import { ScopeArea } from '../common/decorators/scope.decorator';
 import { OneTimeSecrets } from '../common/idempotency/one-time-secret.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
+import { ApiTag } from '../common/openapi/api-tags';
+import { OffsetPageMetaView } from '../common/pagination/page-meta.view';
 import { OffsetPageQuery } from '../common/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { TestAnyWebhookDto, TestWebhookDto } from './dto/test-webhook.dto';
@@ -13,7 +15,18 @@ import { UpdateWebhookDto } from './dto/update-webhook.dto';
 import { CreatedWebhookView, DeliveryView, WebhookView } from './webhook.view';
 import { WebhooksService } from './webhooks.service';
 
-@ApiTags('Webhooks')
+const WEBHOOK_ID = ApiParam({
+  name: 'id',
+  description: 'One of your webhooks (`wh_`); any other is 404.',
+  schema: { type: 'string', pattern: idPattern('wh'), example: 'wh_01JD3Q0F6K8W2M4N6P8R0T2V4X' },
+});
+const DELIVERY_ID = ApiParam({
+  name: 'deliveryId',
+  description: 'A delivery of that webhook (`dlv_`).',
+  schema: { type: 'string', pattern: idPattern('dlv'), example: 'dlv_01JD3Q0F6K8W2M4N6P8R0T2V4X' },
+});
+
+@ApiTag('Webhooks')
 @ApiBearerAuth()
 @ScopeArea('webhooks')
 @Controller('webhooks')
@@ -23,8 +36,12 @@ export class WebhooksController {
   @Post()
   @OneTimeSecrets('secret')
   @ApiOperation({
+    operationId: 'createWebhook',
     summary: 'Create a webhook',
-    description: 'The url must be https. The secret (given, or generated as `whsec_...`) is returned only here.',
+    description:
+      'The url must be https, and its host must resolve to public addresses only (unless the service is configured ' +
+      'for local development). The secret (given, or generated as `whsec_...`) is returned only here. Deliveries are ' +
+      'described, kind by kind, in the `webhooks` section of this document.',
   })
   @ApiDataResponse(CreatedWebhookView, 201, 'The new webhook, with its secret')
   @ApiErrors(400, 401, 403, 429)
@@ -35,6 +52,7 @@ export class WebhooksController {
   @Post('test')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'testWebhookFromBody',
     summary: 'Trigger a test delivery (webhook id in the body)',
     description: 'Queues one attempt of a sample event; never retried, never disables the webhook.',
   })
@@ -47,9 +65,11 @@ export class WebhooksController {
   @Post(':id/test')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'testWebhook',
     summary: 'Trigger a test delivery',
     description: 'Queues one attempt of a sample event (default: the first subscribed kind); never retried, never disables the webhook.',
   })
+  @WEBHOOK_ID
   @ApiDataResponse(DeliveryView, 202, 'The queued test delivery')
   @ApiErrors(400, 401, 403, 404, 429)
   test(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: TestWebhookDto): Promise<DeliveryView> {
@@ -58,7 +78,13 @@ export class WebhooksController {
 
   @Post(':id/deliveries/:deliveryId/retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Send a delivery again', description: 'Queues one more attempt.' })
+  @ApiOperation({
+    operationId: 'retryWebhookDelivery',
+    summary: 'Send a delivery again',
+    description: 'Queues one more attempt, whatever the status of the delivery; a failure does not restart the schedule.',
+  })
+  @WEBHOOK_ID
+  @DELIVERY_ID
   @ApiDataResponse(DeliveryView, 202, 'The delivery, pending again')
   @ApiErrors(401, 403, 404, 429)
   retry(
@@ -70,15 +96,16 @@ export class WebhooksController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the caller's webhooks" })
-  @ApiListResponse(WebhookView)
+  @ApiOperation({ operationId: 'listWebhooks', summary: "List the caller's webhooks", description: 'Oldest first; secrets are never shown.' })
+  @ApiListResponse(WebhookView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<WebhookView>> {
     return this.webhooks.list(auth, query, req.path);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a webhook' })
+  @ApiOperation({ operationId: 'getWebhook', summary: 'Get a webhook', description: 'The secret is never shown again.' })
+  @WEBHOOK_ID
   @ApiDataResponse(WebhookView)
   @ApiErrors(401, 403, 404, 429)
   get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<WebhookView> {
@@ -86,7 +113,12 @@ export class WebhooksController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Update a webhook', description: '`status: enabled` re-enables a disabled webhook.' })
+  @ApiOperation({
+    operationId: 'updateWebhook',
+    summary: 'Update a webhook',
+    description: 'Sets any of the fields sent; `status: enabled` re-enables a disabled webhook. A new url is checked as on create.',
+  })
+  @WEBHOOK_ID
   @ApiDataResponse(WebhookView)
   @ApiErrors(400, 401, 403, 404, 429)
   update(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookView> {
@@ -95,16 +127,18 @@ export class WebhooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Done; no body' })
-  @ApiOperation({ summary: 'Delete a webhook', description: 'Its deliveries are deleted with it.' })
+  @ApiNoContentResponse({ description: 'Deleted; no body' })
+  @ApiOperation({ operationId: 'deleteWebhook', summary: 'Delete a webhook', description: 'Its deliveries are deleted with it.' })
+  @WEBHOOK_ID
   @ApiErrors(401, 403, 404, 429)
   remove(@Auth() auth: AuthContext, @Param('id') id: string): Promise<void> {
     return this.webhooks.remove(auth, id);
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ summary: "List a webhook's deliveries", description: 'Newest first, with every attempt.' })
-  @ApiListResponse(DeliveryView)
+  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "List a webhook's deliveries", description: 'Newest first, with every attempt.' })
+  @WEBHOOK_ID
+  @ApiListResponse(DeliveryView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 404, 429)
   listDeliveries(
     @Auth() auth: AuthContext,
@@ -116,7 +150,9 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries/:deliveryId')
-  @ApiOperation({ summary: 'Get a delivery' })
+  @ApiOperation({ operationId: 'getWebhookDelivery', summary: 'Get a delivery', description: 'With every attempt: when, the status code, how long it took, the error and the start of the answer.' })
+  @WEBHOOK_ID
+  @DELIVERY_ID
   @ApiDataResponse(DeliveryView)
   @ApiErrors(401, 403, 404, 429)
   getDelivery(

@@ -1252,7 +1252,7 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Merged into the current metadata (RFC 7396): a key set to null is removed; null clears all. The result keeps the limits: Up to 50 keys of 1-40 characters; values a string (up to 500 characters), a number, a boolean or null.
+             * @description Merged into the current metadata (RFC 7396): a key set to null is removed; null clears all. Up to 50 keys of 1-40 characters; values a string (up to 500 characters), a number, a boolean or null. The merged metadata keeps the 50-key limit.
              * @example {
              *       "region": "us-east-1",
              *       "obsolete_key": null
@@ -1344,7 +1344,7 @@ export interface components {
              */
             tags?: string[];
             /**
-             * @description Merged into the current metadata (RFC 7396): a key set to null is removed; null clears all. The result keeps the limits: Up to 50 keys of 1-40 characters; values a string (up to 500 characters), a number, a boolean or null.
+             * @description Merged into the current metadata (RFC 7396): a key set to null is removed; null clears all. Up to 50 keys of 1-40 characters; values a string (up to 500 characters), a number, a boolean or null. The merged metadata keeps the 50-key limit.
              * @example {
              *       "region": "us-east-1",
              *       "obsolete_key": null
@@ -1679,15 +1679,30 @@ export interface components {
              * @example https://hooks.example.com/rms
              */
             url: string;
+            /**
+             * @example [
+             *       "resource.created"
+             *     ]
+             */
             events: ("resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed")[];
-            /** @enum {string} */
+            /**
+             * @example enabled
+             * @enum {string}
+             */
             status: "enabled" | "disabled";
+            /** @example Orders service, production */
             description: string | null;
             /** @description Why deliveries stopped, while disabled. */
             disabled_reason: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-11-21T09:30:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-11-21T09:30:00.000Z
+             */
             updated_at: string;
             /**
              * @description The signing secret, shown only in this response. Left out of an `Idempotency-Key` replay (which says `Idempotent-Secret-Omitted: secret`): secrets are never stored for replays.
@@ -1698,7 +1713,8 @@ export interface components {
         CreateWebhookDto: {
             /**
              * Format: uri
-             * @example https://hooks.example.com/rms
+             * @description An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one).
+             * @example https://example.com/webhooks/rms
              */
             url: string;
             /**
@@ -1707,8 +1723,15 @@ export interface components {
              *     ]
              */
             events: ("resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed")[];
-            /** @description Signing secret; generated as `whsec_...` when omitted and returned once. */
+            /**
+             * @description Signing secret; generated as `whsec_...` when omitted and returned once.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
             secret?: string;
+            /**
+             * @description Free text for you; null clears it.
+             * @example Orders service, production
+             */
             description?: string | null;
         };
         DeliveryAttemptView: {
@@ -1723,7 +1746,12 @@ export interface components {
         DeliveryView: {
             /** @example dlv_01JD3Q0F6K8W2M4N6P8R0T2V4X */
             id: string;
+            /** @example wh_01JD3Q0F6K8W2M4N6P8R0T2V4X */
             webhook_id: string;
+            /**
+             * @description The event sent: a stored one, or a fresh sample for a test.
+             * @example evt_01JD3Q0F6K8W2M4N6P8R0T2V4X
+             */
             event_id: string;
             /** @enum {string} */
             event_type: "resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed";
@@ -1738,13 +1766,24 @@ export interface components {
             updated_at: string;
         };
         TestAnyWebhookDto: {
-            /** @enum {string} */
+            /**
+             * @description The kind of sample event; by default the first the webhook subscribes to.
+             * @example resource.created
+             * @enum {string}
+             */
             event_type?: "resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed";
-            /** @example wh_01JD3Q0F6K8W2M4N6P8R0T2V4X */
+            /**
+             * @description One of your webhooks; any other is 404.
+             * @example wh_01JD3Q0F6K8W2M4N6P8R0T2V4X
+             */
             webhook_id: string;
         };
         TestWebhookDto: {
-            /** @enum {string} */
+            /**
+             * @description The kind of sample event; by default the first the webhook subscribes to.
+             * @example resource.created
+             * @enum {string}
+             */
             event_type?: "resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed";
         };
         WebhookView: {
@@ -1755,21 +1794,37 @@ export interface components {
              * @example https://hooks.example.com/rms
              */
             url: string;
+            /**
+             * @example [
+             *       "resource.created"
+             *     ]
+             */
             events: ("resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed")[];
-            /** @enum {string} */
+            /**
+             * @example enabled
+             * @enum {string}
+             */
             status: "enabled" | "disabled";
+            /** @example Orders service, production */
             description: string | null;
             /** @description Why deliveries stopped, while disabled. */
             disabled_reason: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-11-21T09:30:00.000Z
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-11-21T09:30:00.000Z
+             */
             updated_at: string;
         };
         UpdateWebhookDto: {
             /**
              * Format: uri
-             * @example https://hooks.example.com/rms
+             * @description An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one).
+             * @example https://example.com/webhooks/rms
              */
             url?: string;
             /**
@@ -1778,11 +1833,19 @@ export interface components {
              *     ]
              */
             events?: ("resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed")[];
-            /** @description Signing secret; generated as `whsec_...` when omitted and returned once. */
+            /**
+             * @description Signing secret; generated as `whsec_...` when omitted and returned once.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
             secret?: string;
+            /**
+             * @description Free text for you; null clears it.
+             * @example Orders service, production
+             */
             description?: string | null;
             /**
              * @description `enabled` re-enables a disabled webhook.
+             * @example enabled
              * @enum {string}
              */
             status?: "enabled" | "disabled";

@@ -3,7 +3,7 @@ import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsString, Length } from 'cla
 import { ALL_SCOPES, Scope } from '@app/common';
 
 export class CreateApiKeyDto {
-  @ApiProperty({ example: 'CI deploys', minLength: 1, maxLength: 100 })
+  @ApiProperty({ example: 'CI deploys', minLength: 1, maxLength: 100, description: 'To recognise the key by.' })
   @IsString()
   @Length(1, 100, { message: 'must be 1-100 characters' })
   name: string;
@@ -11,6 +11,8 @@ export class CreateApiKeyDto {
   @ApiProperty({
     enum: [...ALL_SCOPES],
     isArray: true,
+    minItems: 1,
+    uniqueItems: true,
     description: 'What the key may do: GET needs `read:<area>`, other methods `write:<area>`. Write does not imply read.',
     example: ['read:resources', 'write:resources'],
   })

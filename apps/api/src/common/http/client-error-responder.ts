@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError } from '@app/common';
+import { AppError, newId } from '@app/common';
 import { errorAnswerFor } from '../filters/app-exception.filter';
 
 /** Node's own answers to requests it cannot parse, in the service's error forms. */
@@ -23,7 +23,9 @@ function requestPath(rawPacket: unknown): string | undefined {
 /**
  * Requests that never reach Express (an oversized header block, a malformed request line) are
  * answered by Node's parser with a bare status; this answers them as a routed error would be:
- * the RFC 6749 form on the authorization server's endpoints, the envelope everywhere else.
+ * the RFC 6749 form on the authorization server's endpoints, the envelope everywhere else, and
+ * an `X-Request-ID` of its own (decisions 3: every response carries one; the request's own
+ * header is among the bytes that could not be read).
  */
 export function answerClientErrorsInEnvelope(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: unknown }, socket: Duplex) => {
@@ -32,7 +34,7 @@ export function answerClientErrorsInEnvelope(server: Server): void {
     const answer = errorAnswerFor(requestPath(error.rawPacket) ?? '', new AppError('invalid_request', failure.message));
     const body = JSON.stringify(answer.body);
     socket.end(
-      `HTTP/1.1 ${failure.status} ${failure.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${failure.status} ${failure.reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-ID: ${newId('req')}\r\n` +
         (answer.noStore ? 'Cache-Control: no-store\r\n' : '') +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -12,7 +12,7 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 export const SECRET_OMITTED_HEADER = 'Idempotent-Secret-Omitted';
 const MAX_KEY_LENGTH = 255;
-const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
+export const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH']);
 /** Headers of an answer that are replayed with its status and body. */
 const REPLAYED_HEADERS = ['content-type', 'etag', 'location', SECRET_OMITTED_HEADER.toLowerCase()];
 

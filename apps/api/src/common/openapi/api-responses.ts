@@ -1,6 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_STATUS, ErrorCode } from '@app/common';
+import { ResponseHeaderName, responseHeaders } from './http-headers';
 
 export class FieldProblemView {
   @ApiProperty({ example: 'name' })
@@ -17,7 +18,7 @@ export class ErrorBodyView {
   @ApiProperty({ example: 'The request has invalid fields.' })
   message: string;
 
-  @ApiPropertyOptional({ type: [FieldProblemView] })
+  @ApiPropertyOptional({ type: [FieldProblemView], minItems: 1, maxItems: 100 })
   details?: FieldProblemView[];
 }
 
@@ -31,7 +32,6 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: '`authentication_required`: missing, expired, malformed or revoked credential',
   403: '`insufficient_permissions`: scope, role or organization does not allow it',
   404: '`resource_not_found`: unknown, deleted or not visible',
-  405: '`method_not_allowed`: see the Allow header',
   409: '`conflict` or `idempotency_key_in_progress`',
   412: '`precondition_failed`: If-Match does not match the ETag',
   413: '`payload_too_large`: body over 1 MiB',
@@ -44,39 +44,66 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** Documents the error statuses a route can answer, all in the error envelope. */
 export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return ApiErrorsWithHeaders([], ...statuses);
+}
+
+/** Documents error statuses that also carry headers the route sets before its handler fails. */
+export function ApiErrorsWithHeaders(headers: ResponseHeaderName[], ...statuses: number[]): MethodDecorator & ClassDecorator {
   return applyDecorators(
     ApiExtraModels(ErrorEnvelopeView),
     ...statuses.map((status) =>
-      ApiResponse({ status, description: ERROR_DESCRIPTIONS[status] ?? 'Error', type: ErrorEnvelopeView }),
+      ApiResponse({ status, description: ERROR_DESCRIPTIONS[status] ?? 'Error', type: ErrorEnvelopeView, headers: responseHeaders(...headers) }),
     ),
   );
 }
 
-/** Documents a `{ data: <model> }` success body. */
-export function ApiDataResponse(model: Type<unknown>, status = 200, description = 'Success'): MethodDecorator {
+/** A view class, or the name of a schema the document builder adds itself (the events'). */
+export type ModelReference = Type<unknown> | string;
+
+function schemaRef(model: ModelReference): { $ref: string } {
+  return { $ref: getSchemaPath(model) };
+}
+
+/** Registers the view classes among `models` as schemas; names refer to schemas added otherwise. */
+function extraModels(...models: ModelReference[]): MethodDecorator {
+  return ApiExtraModels(...models.filter((model): model is Type<unknown> => typeof model !== 'string'));
+}
+
+/** Documents a `{ data: <model> }` success body, and the headers the route sends with it. */
+export function ApiDataResponse(model: ModelReference, status = 200, description = 'Success', headers: ResponseHeaderName[] = []): MethodDecorator {
   return applyDecorators(
-    ApiExtraModels(model),
+    extraModels(model),
     ApiResponse({
       status,
       description,
-      schema: { type: 'object', required: ['data'], properties: { data: { $ref: getSchemaPath(model) } } },
+      headers: responseHeaders(...headers),
+      schema: { type: 'object', required: ['data'], properties: { data: schemaRef(model) } },
     }),
   );
 }
 
-/** Documents a `{ data: [<model>], meta }` list body. */
-export function ApiListResponse(model: Type<unknown>, description = 'A page of records'): MethodDecorator {
+/**
+ * Documents a `{ data: [<model>], meta }` list body whose meta is the named view, or one of
+ * several (a list answering either offset or cursor pages).
+ */
+export function ApiListResponse(
+  model: ModelReference,
+  meta: Type<unknown> | Type<unknown>[],
+  status = 200,
+  description = 'A page of records',
+): MethodDecorator {
+  const metas = Array.isArray(meta) ? meta : [meta];
   return applyDecorators(
-    ApiExtraModels(model),
+    extraModels(model, ...metas),
     ApiResponse({
-      status: 200,
+      status,
       description,
       schema: {
         type: 'object',
         required: ['data', 'meta'],
         properties: {
-          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
-          meta: { type: 'object', additionalProperties: true },
+          data: { type: 'array', items: schemaRef(model) },
+          meta: metas.length === 1 ? schemaRef(metas[0]) : { oneOf: metas.map(schemaRef) },
         },
       },
     }),

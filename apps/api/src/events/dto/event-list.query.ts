@@ -1,20 +1,26 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX, queryInteger } from '@app/common';
 
 /** `GET /events` is cursor-paginated only: `cursor` from meta, `limit` 1-100. */
 export class EventListQuery {
-  @ApiPropertyOptional({ description: 'meta.cursor.next of the previous page.', maxLength: 4096 })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 4096,
+    description: '`meta.cursor.next` of the previous page. Cursors are signed and bound to the caller: any other value is 400 `invalid_request`.',
+  })
   @IsOptional()
   @IsString({ message: 'must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
   @MaxLength(4096, { message: 'must be at most 4096 characters' })
   cursor?: string;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT, description: `Events per page, 1-${PER_PAGE_MAX}.` })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(({ value }) => queryInteger(value))
   @IsInt({ message: 'must be an integer' })
-  @Min(1, { message: 'must be 1-100' })
-  @Max(100, { message: 'must be 1-100' })
+  @Min(1, { message: `must be 1-${PER_PAGE_MAX}` })
+  @Max(PER_PAGE_MAX, { message: `must be 1-${PER_PAGE_MAX}` })
   limit?: number;
 }

@@ -1,25 +1,26 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@app/config';
 import { Public } from '../../common/decorators/public.decorator';
+import { ApiTag } from '../../common/openapi/api-tags';
 import { hostCookieName, hostCookieOptions, sessionCookieName, sessionCookieOptions } from '../../session/session-cookie';
 import { ApiFormBody, ApiHtmlResponse, ApiRedirectResponse } from '../server/oauth-server.openapi';
 import { AuthorizationFlowService, AuthorizationStep, LOGIN_CSRF_COOKIE } from './authorization-flow.service';
 
 const FLOW_FIELDS = {
-  response_type: { description: 'code' },
+  response_type: { description: '`code`: the authorization code flow is the only one' },
   client_id: { description: 'The client' },
   redirect_uri: { description: 'One of the redirect URIs the client registered, exactly' },
   scope: { description: "Space-separated scopes; the client's scopes when omitted" },
   state: { description: 'Echoed back to the client' },
-  code_challenge: { description: 'PKCE challenge, required of every client' },
-  code_challenge_method: { description: 'S256' },
+  code_challenge: { description: 'PKCE challenge (the base64url SHA-256 of the verifier), required of every client' },
+  code_challenge_method: { description: '`S256`, the only method; `plain` is refused' },
   csrf_token: { description: 'The token the page put in the form' },
 };
 
 /** The pages of the authorization endpoint: HTML for browsers, with no script. */
-@ApiTags('OAuth 2.0')
+@ApiTag('OAuth 2.0')
 @Public()
 @Controller('oauth/authorize')
 export class AuthorizationController {
@@ -30,6 +31,7 @@ export class AuthorizationController {
 
   @Get()
   @ApiOperation({
+    operationId: 'startOAuthAuthorization',
     summary: 'Authorization endpoint (RFC 6749 4.1.1)',
     description:
       'A login page when the browser has no session, then a consent page naming the client and each scope. PKCE ' +
@@ -37,13 +39,13 @@ export class AuthorizationController {
       'parameter is an error page, never a redirect: nothing goes back to the client before the user has been shown ' +
       'the login or consent page (RFC 9700 4.11.2). Every answer sent back to the client carries `iss` (RFC 9207).',
   })
-  @ApiQuery({ name: 'response_type', required: true, schema: { type: 'string', enum: ['code'] } })
-  @ApiQuery({ name: 'client_id', required: true, schema: { type: 'string' } })
-  @ApiQuery({ name: 'redirect_uri', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'scope', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'state', required: false, schema: { type: 'string' } })
-  @ApiQuery({ name: 'code_challenge', required: true, schema: { type: 'string' } })
-  @ApiQuery({ name: 'code_challenge_method', required: false, schema: { type: 'string', enum: ['S256'] } })
+  @ApiQuery({ name: 'response_type', required: true, description: FLOW_FIELDS.response_type.description, schema: { type: 'string', enum: ['code'] } })
+  @ApiQuery({ name: 'client_id', required: true, description: FLOW_FIELDS.client_id.description, schema: { type: 'string' } })
+  @ApiQuery({ name: 'redirect_uri', required: false, description: FLOW_FIELDS.redirect_uri.description, schema: { type: 'string' } })
+  @ApiQuery({ name: 'scope', required: false, description: FLOW_FIELDS.scope.description, schema: { type: 'string' } })
+  @ApiQuery({ name: 'state', required: false, description: FLOW_FIELDS.state.description, schema: { type: 'string' } })
+  @ApiQuery({ name: 'code_challenge', required: true, description: FLOW_FIELDS.code_challenge.description, schema: { type: 'string' } })
+  @ApiQuery({ name: 'code_challenge_method', required: false, description: FLOW_FIELDS.code_challenge_method.description, schema: { type: 'string', enum: ['S256'] } })
   @ApiHtmlResponse(200, 'The login page, or the consent page when a session exists')
   @ApiHtmlResponse(400, 'Error page: unknown client, unregistered redirect URI or any other bad parameter')
   async start(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -51,7 +53,11 @@ export class AuthorizationController {
   }
 
   @Post('login')
-  @ApiOperation({ summary: 'Log in from the authorization page', description: 'Starts a session, then goes back to the consent page.' })
+  @ApiOperation({
+    operationId: 'logInForOAuthAuthorization',
+    summary: 'Log in from the authorization page',
+    description: 'The login form of the authorization page posts here: it starts a session (as `POST /v2/session/login` does), then goes back to the consent page.',
+  })
   @ApiFormBody({ ...FLOW_FIELDS, email: { description: 'Email' }, password: { description: 'Password' } }, ['client_id', 'csrf_token'])
   @ApiRedirectResponse(303, 'Logged in: on to the consent page; or, for a bad parameter, back to the client with `error`, `state` and `iss`')
   @ApiHtmlResponse(400, 'Error page: unknown client or unregistered redirect URI')
@@ -64,6 +70,7 @@ export class AuthorizationController {
 
   @Post()
   @ApiOperation({
+    operationId: 'decideOAuthAuthorization',
     summary: 'Allow or deny from the consent page',
     description:
       'Allow sends the browser to the redirect URI with `code`, `state` and `iss`; Deny with `error=access_denied`, `state` and `iss`.',

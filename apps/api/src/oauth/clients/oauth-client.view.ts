@@ -18,7 +18,7 @@ export class OAuthClientView {
   @ApiProperty({ example: true })
   confidential: boolean;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', example: '2025-11-21T09:30:00.000Z' })
   created_at: string;
 }
 

@@ -1,18 +1,26 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { AuthContext, Paginated } from '@app/common';
+import { AuthContext, idPattern, Paginated } from '@app/common';
 import { UserLoginOnly } from '../../auth/decorators/user-login-only.decorator';
 import { Auth } from '../../common/decorators/auth.decorator';
 import { ScopeArea } from '../../common/decorators/scope.decorator';
 import { OneTimeSecrets } from '../../common/idempotency/one-time-secret.decorator';
 import { ApiDataResponse, ApiErrors, ApiListResponse } from '../../common/openapi/api-responses';
+import { ApiTag } from '../../common/openapi/api-tags';
+import { OffsetPageMetaView } from '../../common/pagination/page-meta.view';
 import { OffsetPageQuery } from '../../common/pagination/offset-page.query';
 import { CreateOAuthClientDto } from './dto/create-oauth-client.dto';
 import { CreatedOAuthClientView, OAuthClientView } from './oauth-client.view';
 import { OAuthClientsService } from './oauth-clients.service';
 
-@ApiTags('OAuth clients')
+const CLIENT_ID = ApiParam({
+  name: 'id',
+  description: 'The client (`cli_`), also its `client_id`.',
+  schema: { type: 'string', pattern: idPattern('cli'), example: 'cli_01JD3Q0F6K8W2M4N6P8R0T2V4X' },
+});
+
+@ApiTag('OAuth clients')
 @ApiBearerAuth()
 @ApiCookieAuth()
 @ScopeArea(null)
@@ -24,6 +32,7 @@ export class OAuthClientsController {
   @Post()
   @OneTimeSecrets('client_secret')
   @ApiOperation({
+    operationId: 'createOAuthClient',
     summary: 'Register an OAuth client',
     description:
       'Needs a JWT or session login (an API key or OAuth token gets 403). A confidential client\'s `client_secret` ' +
@@ -36,15 +45,16 @@ export class OAuthClientsController {
   }
 
   @Get()
-  @ApiOperation({ summary: "List the caller's OAuth clients", description: 'Newest first; secrets are never shown.' })
-  @ApiListResponse(OAuthClientView)
+  @ApiOperation({ operationId: 'listOAuthClients', summary: "List the caller's OAuth clients", description: 'Newest first; secrets are never shown.' })
+  @ApiListResponse(OAuthClientView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
   list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<OAuthClientView>> {
     return this.clients.list(auth, query, req.path);
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get one of the caller\'s OAuth clients' })
+  @ApiOperation({ operationId: 'getOAuthClient', summary: "Get one of the caller's OAuth clients", description: 'Another user\'s client is 404; the secret is never shown.' })
+  @CLIENT_ID
   @ApiDataResponse(OAuthClientView)
   @ApiErrors(401, 403, 404, 429)
   get(@Auth() auth: AuthContext, @Param('id') id: string): Promise<OAuthClientView> {
@@ -53,8 +63,9 @@ export class OAuthClientsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Done; no body' })
-  @ApiOperation({ summary: 'Delete an OAuth client', description: 'Its authorization codes and tokens stop working at once.' })
+  @ApiNoContentResponse({ description: 'Deleted; no body' })
+  @ApiOperation({ operationId: 'deleteOAuthClient', summary: 'Delete an OAuth client', description: 'Its authorization codes and tokens stop working at once.' })
+  @CLIENT_ID
   @ApiErrors(401, 403, 404, 429)
   delete(@Auth() auth: AuthContext, @Param('id') id: string): Promise<void> {
     return this.clients.delete(auth, id);

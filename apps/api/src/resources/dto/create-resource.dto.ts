@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined } from 'class-validator';
+import { idPattern } from '@app/common';
 import { RESOURCE_TYPES, ResourceMetadata, ResourceType } from '@app/database';
-import { METADATA_VALUE_SCHEMA } from '../resource.view';
+import { DESCRIPTION_FIELD, METADATA_FIELD, NAME_FIELD, TAGS_FIELD } from './resource-fields.openapi';
 import {
   IsOrganizationReference,
   IsResourceDescription,
@@ -15,13 +16,13 @@ import {
 
 /** Body of `POST /resources` and of each item of `POST /resources/bulk`. */
 export class CreateResourceDto {
-  @ApiProperty({ example: 'Primary database', minLength: 1, maxLength: 100, description: 'Trimmed; 1-100 characters.' })
+  @ApiProperty(NAME_FIELD)
   @Transform(trimString)
   @IsDefined({ message: 'is required' })
   @IsResourceName()
   name: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, example: 'Orders and invoices' })
+  @ApiPropertyOptional(DESCRIPTION_FIELD)
   @IsResourceDescription()
   description?: string | null;
 
@@ -29,28 +30,25 @@ export class CreateResourceDto {
     enum: RESOURCE_TYPES,
     default: 'standard',
     description: '`enterprise` is the legacy name of a type and is refused.',
+    example: 'standard',
   })
   @IsResourceType()
   type?: ResourceType;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: METADATA_VALUE_SCHEMA,
-    example: { region: 'eu-west-1', replicas: 3 },
-    description: 'Up to 50 keys of 1-40 characters; values string (up to 500), number, boolean or null.',
-  })
+  @ApiPropertyOptional(METADATA_FIELD)
   @IsResourceMetadata({ nullable: false })
   metadata?: ResourceMetadata;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20, example: ['production'], description: 'Up to 20 distinct strings of 1-50 characters.' })
+  @ApiPropertyOptional(TAGS_FIELD)
   @IsResourceTags()
   tags?: string[];
 
   @ApiPropertyOptional({
     type: String,
     nullable: true,
+    pattern: idPattern('org'),
     example: null,
-    description: 'An organization (`org_`) in which the caller is at least a member.',
+    description: 'An organization (`org_`) in which the caller is at least a member; null or omitted: none.',
   })
   @IsOrganizationReference()
   organization_id?: string | null;

@@ -16,6 +16,16 @@ describe('resource field rules (decisions 4)', () => {
     for (const bad of ['', '   ', 'x'.repeat(101), null, 5, 'a\u0000b', '\ud800']) expect(nameProblem(bad)).not.toBeNull();
   });
 
+  it('counts characters as JSON Schema does, by code point: an emoji is one, not two UTF-16 units', () => {
+    const emoji = '\u{1F600}';
+    expect(nameProblem(emoji.repeat(100))).toBeNull();
+    expect(nameProblem(emoji.repeat(101))).not.toBeNull();
+    expect(descriptionProblem(emoji.repeat(500))).toBeNull();
+    expect(tagsProblem([emoji.repeat(50)])).toBeNull();
+    expect(metadataProblem({ [emoji.repeat(40)]: emoji.repeat(500) }, { nullable: false })).toBeNull();
+    expect(metadataProblem({ [emoji.repeat(41)]: 1 }, { nullable: false })).not.toBeNull();
+  });
+
   it('description: up to 500 characters, or null', () => {
     expect(descriptionProblem(null)).toBeNull();
     expect(descriptionProblem('')).toBeNull();

@@ -25,13 +25,26 @@ function isText(value: unknown): value is string {
   return typeof value === 'string' && !value.includes('\u0000') && !UNPAIRED_SURROGATE.test(value);
 }
 
+/**
+ * Characters as JSON Schema's `maxLength` counts them (code points), not UTF-16 units: a text
+ * of 100 emoji is 100 characters. Valid for text only, where every high surrogate starts a pair.
+ */
+function characterCount(text: string): number {
+  let count = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit >= 0xd800 && unit <= 0xdbff) count--;
+  }
+  return count;
+}
+
 function quoted(value: string): string {
   return JSON.stringify(value.length > 50 ? `${value.slice(0, 50)}...` : value);
 }
 
 export function nameProblem(value: unknown): Problem {
   if (value === undefined) return null;
-  if (!isText(value) || value.trim().length === 0 || value.trim().length > NAME_MAX) {
+  if (!isText(value) || value.trim().length === 0 || characterCount(value.trim()) > NAME_MAX) {
     return `must be a string of 1-${NAME_MAX} characters (after trimming)`;
   }
   return null;
@@ -39,7 +52,7 @@ export function nameProblem(value: unknown): Problem {
 
 export function descriptionProblem(value: unknown): Problem {
   if (value === undefined || value === null) return null;
-  if (!isText(value) || value.length > DESCRIPTION_MAX) {
+  if (!isText(value) || characterCount(value) > DESCRIPTION_MAX) {
     return `must be a string of at most ${DESCRIPTION_MAX} characters, or null`;
   }
   return null;
@@ -64,7 +77,7 @@ export function tagsProblem(value: unknown): Problem {
   if (value.length > TAGS_MAX) return `must have at most ${TAGS_MAX} tags`;
   const seen = new Set<string>();
   for (const [index, tag] of value.entries()) {
-    if (!isText(tag) || tag.length === 0 || tag.length > TAG_MAX) {
+    if (!isText(tag) || tag.length === 0 || characterCount(tag) > TAG_MAX) {
       return `item ${index} must be a string of 1-${TAG_MAX} characters`;
     }
     if (seen.has(tag)) return `must be distinct; ${quoted(tag)} appears more than once`;
@@ -74,7 +87,7 @@ export function tagsProblem(value: unknown): Problem {
 }
 
 function isMetadataValue(value: unknown): boolean {
-  if (typeof value === 'string') return isText(value) && value.length <= METADATA_STRING_MAX;
+  if (typeof value === 'string') return isText(value) && characterCount(value) <= METADATA_STRING_MAX;
   if (typeof value === 'number') return Number.isFinite(value);
   return value === null || typeof value === 'boolean';
 }
@@ -88,7 +101,7 @@ export function metadataProblem(value: unknown, options: { nullable: boolean }):
   const entries = Object.entries(value);
   if (entries.length > METADATA_KEYS_MAX) return `must have at most ${METADATA_KEYS_MAX} keys`;
   for (const [key, entry] of entries) {
-    if (!isText(key) || key.length === 0 || key.length > METADATA_KEY_MAX) {
+    if (!isText(key) || key.length === 0 || characterCount(key) > METADATA_KEY_MAX) {
       return `key ${quoted(key)} must be 1-${METADATA_KEY_MAX} characters`;
     }
     if (!isMetadataValue(entry)) {

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { idPattern } from '@app/common';
 import { RESOURCE_STATUSES, RESOURCE_TYPES, ResourceMetadata, ResourceStatus, ResourceType } from '@app/database';
-import { METADATA_VALUE_SCHEMA } from '../resource.view';
+import { DESCRIPTION_FIELD, METADATA_FIELD, NAME_FIELD, TAGS_FIELD } from './resource-fields.openapi';
 import {
   IsOrganizationReference,
   IsResourceDescription,
@@ -18,16 +19,16 @@ import {
  * the writable fields. `metadata` is a JSON Merge Patch (RFC 7396) of the current metadata.
  */
 export class UpdateResourceDto {
-  @ApiPropertyOptional({ example: 'Renamed database', minLength: 1, maxLength: 100 })
+  @ApiPropertyOptional({ ...NAME_FIELD, example: 'Renamed database' })
   @Transform(trimString)
   @IsResourceName()
   name?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: 'null clears it.' })
+  @ApiPropertyOptional(DESCRIPTION_FIELD)
   @IsResourceDescription()
   description?: string | null;
 
-  @ApiPropertyOptional({ enum: RESOURCE_TYPES })
+  @ApiPropertyOptional({ enum: RESOURCE_TYPES, description: '`enterprise` is the legacy name of a type and is refused.', example: 'premium' })
   @IsResourceType()
   type?: ResourceType;
 
@@ -35,16 +36,17 @@ export class UpdateResourceDto {
   @IsResourceStatus()
   status?: ResourceStatus;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20, description: 'Replaces the tags.' })
+  @ApiPropertyOptional({ ...TAGS_FIELD, description: `Replaces the tags. ${TAGS_FIELD.description}` })
   @IsResourceTags()
   tags?: string[];
 
   @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: METADATA_VALUE_SCHEMA,
+    ...METADATA_FIELD,
     nullable: true,
     example: { region: 'us-east-1', obsolete_key: null },
-    description: 'Merged into the current metadata (RFC 7396): a key set to null is removed; null clears all.',
+    description:
+      'Merged into the current metadata (RFC 7396): a key set to null is removed; null clears all. ' +
+      `${METADATA_FIELD.description} The merged metadata keeps the 50-key limit.`,
   })
   @IsResourceMetadata({ nullable: true })
   metadata?: Partial<ResourceMetadata> | null;
@@ -59,6 +61,7 @@ export class PatchResourceDto extends UpdateResourceDto {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
+    pattern: idPattern('org'),
     example: 'org_01JD3Q0F6K8W2M4N6P8R0T2V4X',
     description:
       'Moves the resource to this organization (`org_`), or out of any with null. Taking it out of its organization ' +

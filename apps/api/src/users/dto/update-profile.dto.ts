@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDefined, IsObject, IsOptional, IsString, IsUrl, Length, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsObject, IsOptional, IsString, IsUrl, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 
 /** Each field is optional; `null` clears it. An empty string is refused: send `null` instead. */
 export class ProfileChangesDto {
@@ -20,7 +20,10 @@ export class ProfileChangesDto {
   @IsOptional()
   @IsString()
   @MaxLength(2048, { message: 'must be at most 2048 characters' })
-  @IsUrl({ protocols: ['https'], require_protocol: true }, { message: 'must be an https URL' })
+  // What `format: uri` takes: ASCII only (an international name goes as punycode), and a host
+  // without a dot (`https://intranet/a.png`) is a host all the same.
+  @Matches(/^[\x21-\x7e]*$/, { message: 'must be written in ASCII (punycode for an international host name)' })
+  @IsUrl({ protocols: ['https'], require_protocol: true, require_tld: false }, { message: 'must be an https URL' })
   avatar_url?: string | null;
 }
 

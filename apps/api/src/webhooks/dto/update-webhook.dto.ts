@@ -17,7 +17,7 @@ export class UpdateWebhookDto {
   @WebhookDescriptionField()
   description?: string | null;
 
-  @ApiPropertyOptional({ enum: ['enabled', 'disabled'], description: '`enabled` re-enables a disabled webhook.' })
+  @ApiPropertyOptional({ enum: ['enabled', 'disabled'], description: '`enabled` re-enables a disabled webhook.', example: 'enabled' })
   @WhenSent()
   @IsIn(['enabled', 'disabled'], { message: 'must be enabled or disabled' })
   status?: WebhookStatus;

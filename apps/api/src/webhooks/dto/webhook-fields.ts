@@ -23,7 +23,13 @@ export const WhenSent = (): PropertyDecorator => ValidateIf((_dto, value: unknow
 
 /** `url`: https only (decisions 11); private addresses are refused by the service. */
 export function WebhookUrlField(required: boolean): PropertyDecorator {
-  const doc = { format: 'uri', pattern: '^https://', maxLength: 2048, example: 'https://hooks.example.com/rms' };
+  const doc = {
+    format: 'uri',
+    pattern: '^https://',
+    maxLength: 2048,
+    description: 'An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one).',
+    example: 'https://example.com/webhooks/rms',
+  };
   return applyDecorators(
     required ? ApiProperty(doc) : ApiPropertyOptional(doc),
     ...(required ? [] : [WhenSent()]),
@@ -57,6 +63,7 @@ export function WebhookSecretField(): PropertyDecorator {
       maxLength: 256,
       writeOnly: true,
       description: 'Signing secret; generated as `whsec_...` when omitted and returned once.',
+      example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     }),
     WhenSent(),
     IsString({ message: 'must be a string' }),
@@ -67,7 +74,7 @@ export function WebhookSecretField(): PropertyDecorator {
 /** `description`: optional free text, null clears it. */
 export function WebhookDescriptionField(): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional({ type: String, nullable: true, maxLength: 500 }),
+    ApiPropertyOptional({ type: String, nullable: true, maxLength: 500, description: 'Free text for you; null clears it.', example: 'Orders service, production' }),
     IsOptional(),
     IsString({ message: 'must be a string' }),
     MaxLength(500, { message: 'must be at most 500 characters' }),

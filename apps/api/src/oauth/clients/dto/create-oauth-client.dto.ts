@@ -6,16 +6,20 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsOptional,
   IsString,
   Length,
+  Matches,
   MaxLength,
   ValidateBy,
+  ValidateIf,
 } from 'class-validator';
 import { ALL_SCOPES, Scope } from '@app/common';
 import { isRegistrableRedirectUri } from '../redirect-uri';
 
 const MAX_REDIRECT_URIS = 10;
+
+/** What `isRegistrableRedirectUri` takes, as a pattern: https, or http on a loopback host; no fragment. */
+const REDIRECT_URI_PATTERN = '^(?:https://|http://(?:127\\.0\\.0\\.1|\\[::1\\]|localhost)(?:[:/?]|$))[^#]*$';
 
 export class CreateOAuthClientDto {
   @ApiProperty({ example: 'Acme dashboard', minLength: 1, maxLength: 100, description: 'Shown to users on the consent page.' })
@@ -24,8 +28,8 @@ export class CreateOAuthClientDto {
   name: string;
 
   @ApiProperty({
-    type: String,
-    isArray: true,
+    type: 'array',
+    items: { type: 'string', format: 'uri', maxLength: 2048, pattern: REDIRECT_URI_PATTERN },
     minItems: 1,
     maxItems: MAX_REDIRECT_URIS,
     uniqueItems: true,
@@ -38,6 +42,8 @@ export class CreateOAuthClientDto {
   @ArrayUnique({ message: 'must not repeat a redirect URI' })
   @IsString({ each: true, message: 'must contain only strings' })
   @MaxLength(2048, { each: true, message: 'must contain URLs of at most 2048 characters' })
+  // What `format: uri` takes: ASCII only, an international host name as punycode.
+  @Matches(/^[\x21-\x7e]*$/, { each: true, message: 'must contain URLs written in ASCII (punycode for an international host name)' })
   @ValidateBy(
     {
       name: 'isRegistrableRedirectUri',
@@ -50,6 +56,8 @@ export class CreateOAuthClientDto {
   @ApiProperty({
     enum: [...ALL_SCOPES],
     isArray: true,
+    minItems: 1,
+    uniqueItems: true,
     example: ['read:resources'],
     description: 'The most this client may be granted; a request for more is refused with `invalid_scope`.',
   })
@@ -61,9 +69,10 @@ export class CreateOAuthClientDto {
 
   @ApiPropertyOptional({
     default: true,
-    description: 'A confidential client gets a `client_secret`; a public one (false) has none and must use PKCE.',
+    example: true,
+    description: 'A confidential client gets a `client_secret`; a public one (false) has none and must use PKCE. Omit it for true; null is refused.',
   })
-  @IsOptional()
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsBoolean({ message: 'must be a boolean' })
   confidential?: boolean;
 }
