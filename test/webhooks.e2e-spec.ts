@@ -1,4 +1,8 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { DataSource } from 'typeorm';
+import { EVENT_KINDS } from '@app/common';
+import { sampleEvent } from '../apps/api/src/webhooks/sample-event';
 import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from './support';
 import { FakeDnsServer, startFakeDnsServer } from './webhook-dns-server';
 
@@ -244,6 +248,16 @@ describe('Webhooks', () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as { data: { secret: string } };
     expect(body.data.secret).toMatch(/^whsec_/);
+  });
+
+  it.each(EVENT_KINDS)('sends test triggers of %s in the payload the document promises for that kind', async (kind) => {
+    const document = (await (await fetch(`${t.url}/openapi.json`)).json()) as object;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document, 'openapi');
+    const validate = ajv.compile({ $ref: `openapi#/webhooks/${kind}/post/requestBody/content/application~1json/schema` });
+    const sample = sampleEvent(kind);
+    expect({ valid: validate(sample), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
   });
 });
 
