@@ -296,8 +296,12 @@ describe('OpenAPI (decisions 1)', () => {
       oauth2: expect.objectContaining({
         type: 'oauth2',
         flows: {
-          authorizationCode: expect.objectContaining({ authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token' }),
-          clientCredentials: expect.objectContaining({ tokenUrl: '/oauth/token' }),
+          // Absolute, from PUBLIC_URL: an OAuth client follows them as they are.
+          authorizationCode: expect.objectContaining({
+            authorizationUrl: 'http://localhost:3000/oauth/authorize',
+            tokenUrl: 'http://localhost:3000/oauth/token',
+          }),
+          clientCredentials: expect.objectContaining({ tokenUrl: 'http://localhost:3000/oauth/token' }),
         },
       }),
     });

@@ -53,22 +53,53 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     // Scheme names are the defaults of @ApiBearerAuth(), @ApiCookieAuth() and
     // @ApiSecurity('api_key'), so controllers name them without arguments.
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /auth/login' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          'The `data.access_token` of `POST /v2/auth/login` (paste it without `Bearer `). It lives 15 minutes; ' +
+          '`POST /v2/auth/refresh` with the refresh token gives a new pair. Acts with every scope of the account.',
+      },
       'bearer',
     )
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_live_... or sk_test_...' }, 'api_key')
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-Key',
+        description:
+          'The `data.key` of `POST /v2/api-keys` (`sk_test_...` or `sk_live_...`, shown once), sent as `X-API-Key`, ' +
+          'never as a bearer token. Acts with the key\'s scopes.',
+      },
+      'api_key',
+    )
     .addCookieAuth(
       sessionCookie,
-      { type: 'apiKey', in: 'cookie', name: sessionCookie, description: 'From POST /session/login' },
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: sessionCookie,
+        description:
+          'Set by `POST /v2/session/login`; a browser sends it by itself. Unsafe methods also need ' +
+          '`X-CSRF-Token` with the `csrf_token` of the login answer.',
+      },
       'cookie',
     )
     .addOAuth2(
       {
         type: 'oauth2',
-        description: 'An OAuth access token (`oat_...`) from /oauth/token, sent as `Authorization: Bearer`; it acts with its scopes.',
+        description:
+          'An OAuth access token (`oat_...`) from `/oauth/token`, sent as `Authorization: Bearer`; it acts with its ' +
+          'scopes. Register a client at `POST /v2/oauth-clients`; the authorization code flow needs PKCE (S256).',
         flows: {
-          authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPES },
-          clientCredentials: { tokenUrl: '/oauth/token', scopes: OAUTH_SCOPES },
+          authorizationCode: {
+            authorizationUrl: `${appConfig.PUBLIC_URL}/oauth/authorize`,
+            tokenUrl: `${appConfig.PUBLIC_URL}/oauth/token`,
+            refreshUrl: `${appConfig.PUBLIC_URL}/oauth/token`,
+            scopes: OAUTH_SCOPES,
+          },
+          clientCredentials: { tokenUrl: `${appConfig.PUBLIC_URL}/oauth/token`, scopes: OAUTH_SCOPES },
         },
       },
       'oauth2',
