@@ -2,8 +2,11 @@ import { createServer, Server } from 'node:http';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build, stop } from 'esbuild';
 import { chromium, Browser, Page } from 'playwright-core';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import type * as RmsClientModule from '@rms/client';
+import { createTestApp, createUser, PROJECT_ROOT, TestApp, TestUser } from './support';
 import { RegisteredClient, registerClient } from './oauth/oauth-flow';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -11,13 +14,36 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Browser globals the code run in the page uses; the project's types are Node's, which lack them.
 declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
 declare const location: { href: string };
+declare const window: { rms?: typeof RmsClientModule };
 
-/** Where a single-page application is served from: any path is the same empty page, its code comes from the test. */
+/** The SDK (libs/client) bundled for browsers, as an application would ship it. */
+async function bundleSdk(): Promise<string> {
+  try {
+    const built = await build({ entryPoints: [join(PROJECT_ROOT, 'libs/client/src/index.ts')], bundle: true, format: 'esm', platform: 'browser', write: false });
+    return built.outputFiles[0].text;
+  } finally {
+    // esbuild answers from a service process of its own, which would outlive the run.
+    await stop();
+  }
+}
+
+/**
+ * Where a single-page application is served from: any path is the same page, which loads the
+ * SDK from `/sdk.js` as `window.rms`; its other code comes from the test.
+ */
 class StaticSite {
-  private readonly server: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><title>App</title><h1>App</h1>');
+  private readonly server: Server = createServer((req, res) => {
+    if (req.url === '/sdk.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(this.sdk);
+      return;
+    }
+    res
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><meta charset="utf-8"><title>App</title><h1>App</h1><script type="module">import * as rms from "/sdk.js"; window.rms = rms;</script>');
   });
   origin = '';
+
+  constructor(private readonly sdk: string) {}
 
   async start(): Promise<void> {
     this.server.listen(0, '127.0.0.1');
@@ -37,9 +63,8 @@ type Outcome = { ok: true; status: number; body: unknown; requestId: string | nu
 /**
  * CORS in Chromium (docs/decisions.md): a single-page application served from another loopback
  * port, listed in CORS_ORIGINS, runs a public client's authorization code flow with PKCE against
- * the API and calls it with the token and with the session cookie, by `fetch` in the page
- * (the SDK in libs/client is TypeScript, not loadable in a page without a build). A page of an
- * unlisted origin is refused by the browser.
+ * the API through the SDK (libs/client, bundled for browsers by esbuild), then calls it with the
+ * session cookie by `fetch`. A page of an unlisted origin is refused by the browser.
  */
 describe('CORS in a browser', () => {
   let t: TestApp;
@@ -53,8 +78,9 @@ describe('CORS in a browser', () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`);
     }
-    app = new StaticSite();
-    stranger = new StaticSite();
+    const sdk = await bundleSdk();
+    app = new StaticSite(sdk);
+    stranger = new StaticSite(sdk);
     await Promise.all([app.start(), stranger.start()]);
     t = await createTestApp({ env: { CORS_ORIGINS: app.origin } });
     const owner = await createUser(t.http);
@@ -75,6 +101,7 @@ describe('CORS in a browser', () => {
   async function pageAt(origin: string): Promise<Page> {
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${origin}/`);
+    await page.waitForFunction(() => window.rms !== undefined);
     return page;
   }
 
@@ -96,25 +123,14 @@ describe('CORS in a browser', () => {
 
   it('lets a listed origin run a public client with PKCE, then call the API with the token and with the session cookie', async () => {
     const page = await pageAt(app.origin);
-    // The page makes the PKCE pair and the state, keeps them, and sends the browser to authorize.
+    // The page makes the PKCE pair and the state with the SDK, keeps them, and sends the browser to authorize.
     const authorizationUrl = await page.evaluate(
       async ({ api, clientId, redirectUri }) => {
-        const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-        const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-        const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-        const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
-        sessionStorage.setItem('pkce', JSON.stringify({ verifier, state }));
-        const url = new URL('/oauth/authorize', api);
-        url.search = new URLSearchParams({
-          response_type: 'code',
-          client_id: clientId,
-          redirect_uri: redirectUri,
-          scope: 'read:users',
-          state,
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-        }).toString();
-        return url.toString();
+        const rms = window.rms as typeof RmsClientModule;
+        const pkce = await rms.createPkcePair();
+        const state = crypto.randomUUID();
+        sessionStorage.setItem('pkce', JSON.stringify({ verifier: pkce.verifier, state }));
+        return rms.authorizationUrl(api, { clientId, redirectUri, state, codeChallenge: pkce.challenge, scope: 'read:users' });
       },
       { api: t.url, clientId: client.id, redirectUri: `${app.origin}/callback` },
     );
@@ -126,36 +142,34 @@ describe('CORS in a browser', () => {
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${app.origin}/callback?**`);
 
-    // Back on the application's own page: it exchanges the code and calls the API.
+    // Back on the application's own page: it exchanges the code and calls the API through the SDK.
+    await page.waitForFunction(() => window.rms !== undefined);
     const result = await page.evaluate(
       async ({ api, clientId, redirectUri }) => {
+        const rms = window.rms as typeof RmsClientModule;
         const { verifier, state } = JSON.parse(sessionStorage.getItem('pkce') ?? '{}') as { verifier: string; state: string };
         const back = new URL(location.href).searchParams;
         if (back.get('state') !== state) throw new Error('state mismatch');
-        const tokenResponse = await fetch(`${api}/oauth/token`, {
-          method: 'POST',
-          body: new URLSearchParams({ grant_type: 'authorization_code', code: back.get('code') ?? '', redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier }),
-        });
-        const tokens = (await tokenResponse.json()) as { access_token: string; token_type: string };
+        const tokens = await rms
+          .createRmsClient({ baseUrl: api })
+          .exchangeAuthorizationCode({ clientId, code: back.get('code') ?? '', codeVerifier: verifier, redirectUri });
         // Authorization is no CORS-safelisted header: this one goes through a preflight.
-        const withToken = await fetch(`${api}/v2/users/me`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+        const withToken = await rms.createRmsClient({ baseUrl: api, credentials: { bearerToken: tokens.access_token } }).api.GET('/v2/users/me');
         const withCookie = await fetch(`${api}/v2/users/me`, { credentials: 'include' });
         return {
-          tokenStatus: tokenResponse.status,
           tokenType: tokens.token_type,
           accessToken: tokens.access_token,
-          withToken: { status: withToken.status, body: (await withToken.json()) as { data: { id: string } }, requestId: withToken.headers.get('X-Request-ID') },
+          withToken: { status: withToken.response.status, id: withToken.data?.data.id, requestId: withToken.response.headers.get('X-Request-ID') },
           withCookie: { status: withCookie.status, body: (await withCookie.json()) as { data: { id: string } } },
         };
       },
       { api: t.url, clientId: client.id, redirectUri: `${app.origin}/callback` },
     );
 
-    expect(result.tokenStatus).toBe(200);
     expect(result.tokenType).toBe('Bearer');
     expect(result.accessToken).toMatch(/^oat_/);
     expect(result.withToken.status).toBe(200);
-    expect(result.withToken.body.data.id).toBe(user.id);
+    expect(result.withToken.id).toBe(user.id);
     // An exposed header, readable by the page.
     expect(result.withToken.requestId).toMatch(/^req_/);
     // The login on the authorization page left the API's session cookie, which /v2 takes from a listed origin.

@@ -1,6 +1,7 @@
 import createClient from 'openapi-fetch';
-import type { ApiClient, ApiPaths } from './api-types';
+import type { ApiClient, ApiPaths, OAuthTokenResponse } from './api-types';
 import { authEndpoints } from './credentials/auth-endpoints';
+import type { AuthorizationCodeGrant } from './oauth/authorization-code';
 import { authenticatorFor, Credentials } from './credentials/credentials';
 import { ListInitArgs, ListItem, listItems, ListPage, listPages, ListPath } from './pagination';
 import { authenticating } from './transport/authenticating';
@@ -31,6 +32,8 @@ export interface RmsClient {
   pages<P extends ListPath>(path: P, ...init: ListInitArgs<P>): AsyncGenerator<ListPage<P>, void, undefined>;
   /** Every record of a list, following its pages. */
   paginate<P extends ListPath>(path: P, ...init: ListInitArgs<P>): AsyncGenerator<ListItem<P>, void, undefined>;
+  /** The authorization code grant's last step: the code and the PKCE verifier for tokens. */
+  exchangeAuthorizationCode(grant: AuthorizationCodeGrant): Promise<OAuthTokenResponse>;
 }
 
 /**
@@ -42,13 +45,13 @@ export function createRmsClient(options: RmsClientOptions): RmsClient {
   const network: Transport = options.fetch ?? ((request) => globalThis.fetch(request));
   const resending = retrying(network, policy);
   const withoutCredential = createClient<ApiPaths>({ baseUrl: options.baseUrl, fetch: failingOnErrors(resending) });
-  const send = options.credentials
-    ? authenticating(resending, authenticatorFor(options.credentials, authEndpoints(withoutCredential)))
-    : resending;
+  const endpoints = authEndpoints(withoutCredential);
+  const send = options.credentials ? authenticating(resending, authenticatorFor(options.credentials, endpoints)) : resending;
   const api = createClient<ApiPaths>({ baseUrl: options.baseUrl, fetch: failingOnErrors(withIdempotencyKeys(send)) });
   return {
     api,
     pages: (path, ...init) => listPages(api, path, ...init),
     paginate: (path, ...init) => listItems(api, path, ...init),
+    exchangeAuthorizationCode: (grant) => endpoints.authorizationCodeToken(grant),
   };
 }

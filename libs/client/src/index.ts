@@ -4,6 +4,8 @@ export type { Credentials } from './credentials/credentials';
 export type { OAuthClientCredentials } from './credentials/auth-endpoints';
 export { RmsApiError, RmsError, RmsOAuthError, RmsResponseError, RmsUnexpectedResponseError } from './errors';
 export { unwrap } from './unwrap';
+export { authorizationUrl, createPkcePair } from './oauth/authorization-code';
+export type { AuthorizationCodeGrant, AuthorizationRequest, PkcePair } from './oauth/authorization-code';
 export type { ListInit, ListItem, ListPage, ListPath } from './pagination';
 export { DEFAULT_RETRY_POLICY } from './transport/retrying';
 export type { RetryPolicy } from './transport/retrying';

@@ -1,5 +1,6 @@
 import type { ApiClient, OAuthTokenResponse, TokenPair } from '../api-types';
 import { RmsApiError } from '../errors';
+import type { AuthorizationCodeGrant } from '../oauth/authorization-code';
 import { unwrap } from '../unwrap';
 
 /** A confidential OAuth client of the service, acting for the account that registered it. */
@@ -16,6 +17,8 @@ export interface AuthEndpoints {
   refresh(refreshToken: string): Promise<TokenPair | null>;
   /** `POST /oauth/token` with `grant_type=client_credentials`. */
   clientCredentialsToken(client: OAuthClientCredentials): Promise<OAuthTokenResponse>;
+  /** `POST /oauth/token` with `grant_type=authorization_code` and the PKCE verifier. */
+  authorizationCodeToken(grant: AuthorizationCodeGrant): Promise<OAuthTokenResponse>;
 }
 
 /** `application/x-www-form-urlencoded`, as RFC 6749 requires of the token endpoint. */
@@ -41,6 +44,21 @@ export function authEndpoints(api: ApiClient): AuthEndpoints {
       unwrap(
         api.POST('/oauth/token', {
           body: { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope },
+          bodySerializer: formEncoded,
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        }),
+      ),
+    authorizationCodeToken: ({ clientId, clientSecret, code, codeVerifier, redirectUri }) =>
+      unwrap(
+        api.POST('/oauth/token', {
+          body: {
+            grant_type: 'authorization_code',
+            client_id: clientId,
+            client_secret: clientSecret,
+            code,
+            code_verifier: codeVerifier,
+            redirect_uri: redirectUri,
+          },
           bodySerializer: formEncoded,
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
         }),
