@@ -10,7 +10,7 @@ import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ALL_SCOPES, AuthContext } from '@app/common';
 import { API_APPLICATION_OPTIONS, apiRootModule, configureApiApp } from '../apps/api/src/app.setup';
-import { EnvelopeExpressAdapter } from '../apps/api/src/common/http/envelope-express-adapter';
+import { EnvelopeExpressAdapter } from '../apps/api/src/platform/http/envelope-express-adapter';
 import { AuthenticationGuard } from '../apps/api/src/auth/guards/authentication.guard';
 import { RateLimitGuard } from '../apps/api/src/rate-limit/rate-limit.guard';
 

@@ -1,8 +1,8 @@
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
-import { IdempotencyStore } from '../apps/api/src/common/idempotency/idempotency.store';
-import { requestFingerprint } from '../apps/api/src/common/idempotency/request-fingerprint';
+import { IdempotencyStore } from '../apps/api/src/platform/idempotency/idempotency.store';
+import { requestFingerprint } from '../apps/api/src/platform/idempotency/request-fingerprint';
 import { bearer } from './resources.fixtures';
 
 /** Idempotency-Key on POST and PATCH: decisions 12. */

@@ -3,9 +3,9 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthenticationGuard } from './auth/guards/authentication.guard';
 import { RevocationCheckGuard } from './auth/guards/revocation-check.guard';
 import { ScopeGuard } from './auth/guards/scope.guard';
-import { AppExceptionFilter } from './common/filters/app-exception.filter';
-import { IdempotencyGuard } from './common/idempotency/idempotency.guard';
-import { ValidationPipeBinding } from './common/validation/validation-pipe.binding';
+import { AppExceptionFilter } from './platform/filters/app-exception.filter';
+import { IdempotencyGuard } from './platform/idempotency/idempotency.guard';
+import { ValidationPipeBinding } from './platform/validation/validation-pipe.binding';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
 

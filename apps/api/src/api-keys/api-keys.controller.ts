@@ -3,15 +3,15 @@ import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiPa
 import type { Request } from 'express';
 import { AuthContext, idPattern, Paginated } from '@app/common';
 import { UserLoginOnly } from '../auth/decorators/user-login-only.decorator';
-import { Auth } from '../common/decorators/auth.decorator';
-import { ScopeArea } from '../common/decorators/scope.decorator';
-import { OneTimeSecrets } from '../common/idempotency/one-time-secret.decorator';
-import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
-import { OffsetPageMetaView } from '../common/pagination/page-meta.view';
+import { Auth } from '../platform/decorators/auth.decorator';
+import { ScopeArea } from '../platform/decorators/scope.decorator';
+import { OneTimeSecrets } from '../platform/idempotency/one-time-secret.decorator';
+import { ApiDataResponse, ApiErrors, ApiListResponse } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
+import { OffsetPageMetaView } from '../platform/pagination/page-meta.view';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyView, CreatedApiKeyView } from './api-key.view';
-import { OffsetPageQuery } from '../common/pagination/offset-page.query';
+import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
 @ApiTag('API keys')

@@ -13,7 +13,7 @@ import { ApiKeyEntity, ApiKeyRepository } from '@app/database';
 import { hashSecret } from '../auth/opaque-secret';
 import { apiKeyEnvironment, apiKeyPrefix, KeyEnvironment, newApiKeySecret } from './api-key-secret';
 import { ApiKeyView, CreatedApiKeyView, toApiKeyView } from './api-key.view';
-import { OffsetPageQuery } from '../common/pagination/offset-page.query';
+import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 import { VerifiedApiKeyCache } from './verified-api-key.cache';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
 import { ApiKeyEntity, REDIS } from '@app/database';
-import { ExpiringMap } from '../common/cache/expiring-map';
+import { ExpiringMap } from '../platform/cache/expiring-map';
 
 /** How long a verified key is trusted without reading PostgreSQL again. */
 export const VERIFIED_KEY_TTL_MS = 60_000;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Plan, PlatformRole } from '@app/common';
 import { UserRepository } from '@app/database';
-import { ExpiringMap } from '../common/cache/expiring-map';
+import { ExpiringMap } from '../platform/cache/expiring-map';
 
 export interface AccountSnapshot {
   role: PlatformRole;

@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { AuthContext } from '@app/common';
-import { Auth } from '../common/decorators/auth.decorator';
-import { Public } from '../common/decorators/public.decorator';
-import { ScopeArea } from '../common/decorators/scope.decorator';
-import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
+import { Auth } from '../platform/decorators/auth.decorator';
+import { Public } from '../platform/decorators/public.decorator';
+import { ScopeArea } from '../platform/decorators/scope.decorator';
+import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/login.dto';
 import { RefreshDto } from './dto/refresh.dto';

@@ -1,9 +1,9 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { ScopeArea } from '@app/common';
-import { ACCEPTS_CLIENT_BASIC, ACCEPTS_LEGACY_TOKEN, IS_PUBLIC } from '../common/decorators/public.decorator';
-import { SCOPE_AREA } from '../common/decorators/scope.decorator';
-import { PerRouteMemo } from '../common/routing/per-route-memo';
+import { ACCEPTS_CLIENT_BASIC, ACCEPTS_LEGACY_TOKEN, IS_PUBLIC } from '../platform/decorators/public.decorator';
+import { SCOPE_AREA } from '../platform/decorators/scope.decorator';
+import { PerRouteMemo } from '../platform/routing/per-route-memo';
 import { USER_LOGIN_ONLY } from './decorators/user-login-only.decorator';
 
 /** Who may call a route, as its decorators (and its controller's) declare it. */

@@ -1,8 +1,8 @@
 import { Controller, Get, Post } from '@nestjs/common';
 import { DiscoveryModule, MetadataScanner, Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { Public } from '../common/decorators/public.decorator';
-import { ScopeArea } from '../common/decorators/scope.decorator';
+import { Public } from '../platform/decorators/public.decorator';
+import { ScopeArea } from '../platform/decorators/scope.decorator';
 import { findUndeclaredRoutes, ScopeDeclarationCheck } from './scope-declaration.check';
 
 @ScopeArea('resources')

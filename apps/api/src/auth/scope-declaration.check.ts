@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { IS_PUBLIC } from '../common/decorators/public.decorator';
-import { SCOPE_AREA } from '../common/decorators/scope.decorator';
+import { IS_PUBLIC } from '../platform/decorators/public.decorator';
+import { SCOPE_AREA } from '../platform/decorators/scope.decorator';
 
 /** `Controller.method` of every route that is neither `@Public()` nor declares `@ScopeArea(...)`. */
 export function findUndeclaredRoutes(controllers: Type[], scanner: MetadataScanner, reflector: Reflector): string[] {

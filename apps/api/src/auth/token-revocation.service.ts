@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS } from '@app/database';
-import { TurnBatch } from '../common/redis/turn-batch';
+import { TurnBatch } from '../platform/redis/turn-batch';
 import { ACCESS_TOKEN_TTL_SECONDS } from './token.service';
 
 /**

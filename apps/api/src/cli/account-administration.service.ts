@@ -4,7 +4,7 @@ import { validate } from 'class-validator';
 import { ConflictError, Plan, PLANS, ResourceNotFoundError, ValidationError } from '@app/common';
 import { UserRepository } from '@app/database';
 import { RegisterDto } from '../users/dto/register.dto';
-import { toFieldProblems } from '../common/validation/validation-problems';
+import { toFieldProblems } from '../platform/validation/validation-problems';
 import { UserView } from '../users/user.view';
 import { UsersService } from '../users/users.service';
 

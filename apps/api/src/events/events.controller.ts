@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { AuthContext, idPattern, Paginated } from '@app/common';
-import { Auth } from '../common/decorators/auth.decorator';
-import { ScopeArea } from '../common/decorators/scope.decorator';
-import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
-import { CursorPageMetaView } from '../common/pagination/page-meta.view';
+import { Auth } from '../platform/decorators/auth.decorator';
+import { ScopeArea } from '../platform/decorators/scope.decorator';
+import { ApiDataResponse, ApiErrors, ApiListResponse } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
+import { CursorPageMetaView } from '../platform/pagination/page-meta.view';
 import { EventListQuery } from './dto/event-list.query';
 import { EVENT_SCHEMA } from './event.openapi';
 import { EventView } from './event.view';

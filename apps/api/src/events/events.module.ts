@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
+import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
 

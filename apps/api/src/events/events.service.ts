@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, isId, Paginated, ResourceNotFoundError } from '@app/common';
 import { EventRepository, EventViewer } from '@app/database';
-import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
+import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { EventListQuery } from './dto/event-list.query';
 import { EventView, toEventView } from './event.view';
 

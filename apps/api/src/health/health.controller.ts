@@ -1,9 +1,9 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { Public } from '../common/decorators/public.decorator';
-import { ApiDataResponse, ApiErrorsWithHeaders } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
+import { Public } from '../platform/decorators/public.decorator';
+import { ApiDataResponse, ApiErrorsWithHeaders } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
 import { HealthService } from './health.service';
 import { HealthView } from './health.view';
 

@@ -2,9 +2,9 @@ import { Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import { TokenPairView } from '../auth/dto/token-pair.view';
 import type { TokenPair } from '../auth/token.service';
-import { AcceptsLegacyToken, Public } from '../common/decorators/public.decorator';
-import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
+import { AcceptsLegacyToken, Public } from '../platform/decorators/public.decorator';
+import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
 import { LegacyTokensService } from './legacy-tokens.service';
 
 @ApiTag('Authentication')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { ExpressRoute, isEndpointRoute } from '../common/routing/route-index';
+import { ExpressRoute, isEndpointRoute } from '../platform/routing/route-index';
 
 /** The route label of requests no endpoint matched (404, 405): raw paths would be unbounded. */
 export const UNMATCHED_ROUTE = 'unmatched';

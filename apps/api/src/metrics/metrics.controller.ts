@@ -2,9 +2,9 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { Public } from '../common/decorators/public.decorator';
-import { ApiTag } from '../common/openapi/api-tags';
-import { responseHeaders } from '../common/openapi/http-headers';
+import { Public } from '../platform/decorators/public.decorator';
+import { ApiTag } from '../platform/openapi/api-tags';
+import { responseHeaders } from '../platform/openapi/http-headers';
 import { HttpMetrics } from './http-metrics';
 
 @ApiTag('Operations')

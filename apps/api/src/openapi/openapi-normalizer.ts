@@ -6,16 +6,16 @@ import type {
   ReferenceObject,
   ResponseObject,
 } from '@nestjs/swagger';
-import { PUBLIC_OPERATION } from '../common/decorators/public.decorator';
-import { IDEMPOTENT_METHODS, isReplayable } from '../common/idempotency/idempotency.guard';
-import { ONE_TIME_SECRETS_OPERATION } from '../common/idempotency/one-time-secret.decorator';
+import { PUBLIC_OPERATION } from '../platform/decorators/public.decorator';
+import { IDEMPOTENT_METHODS, isReplayable } from '../platform/idempotency/idempotency.guard';
+import { ONE_TIME_SECRETS_OPERATION } from '../platform/idempotency/one-time-secret.decorator';
 import {
   REQUEST_HEADER_PARAMETERS,
   requestHeaderParameter,
   RESPONSE_HEADERS,
   ResponseHeaderName,
   responseHeaders,
-} from '../common/openapi/http-headers';
+} from '../platform/openapi/http-headers';
 import { isExemptPath } from '../rate-limit/rate-limit.policy';
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ALL_SCOPES } from '@app/common';
 import { describeScope } from '../oauth/authorize/pages/scope-descriptions';
 import { AppConfig } from '@app/config';
-import { API_TAGS } from '../common/openapi/api-tags';
+import { API_TAGS } from '../platform/openapi/api-tags';
 import { DELIVERY_HEADER_PARAMETERS, EVENT_MODELS, eventSchemas, eventWebhooks } from '../events/event.openapi';
 import { sessionCookieName } from '../session/session-cookie';
 import { normalizeOpenApiDocument } from './openapi-normalizer';

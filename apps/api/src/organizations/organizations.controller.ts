@@ -2,12 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthContext, idPattern, Paginated } from '@app/common';
-import { Auth } from '../common/decorators/auth.decorator';
-import { ScopeArea } from '../common/decorators/scope.decorator';
-import { ApiDataResponse, ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
-import { OffsetPageMetaView } from '../common/pagination/page-meta.view';
-import { OffsetPageQuery } from '../common/pagination/offset-page.query';
+import { Auth } from '../platform/decorators/auth.decorator';
+import { ScopeArea } from '../platform/decorators/scope.decorator';
+import { ApiDataResponse, ApiErrors, ApiListResponse } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
+import { OffsetPageMetaView } from '../platform/pagination/page-meta.view';
+import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { AddMemberDto, CreateOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
 import { OrganizationsService } from './organizations.service';
 import { MemberView, OrganizationView } from './organization.view';

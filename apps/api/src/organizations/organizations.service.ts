@@ -12,7 +12,7 @@ import {
   ResourceNotFoundError,
 } from '@app/common';
 import { OrganizationRepository, OrganizationRole, UserRepository, VisibleOrganization } from '@app/database';
-import { OffsetPageQuery } from '../common/pagination/offset-page.query';
+import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { AddMemberDto, CreateOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
 import { can, OrganizationAction } from './organization.policy';
 import { MemberView, OrganizationView, toMemberView, toOrganizationView } from './organization.view';

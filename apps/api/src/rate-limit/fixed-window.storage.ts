@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { REDIS } from '@app/database';
-import { TurnBatch } from '../common/redis/turn-batch';
+import { TurnBatch } from '../platform/redis/turn-batch';
 
 /** `numberOfKeys`, every hit's counter and revocation marks, then per hit its mark count and window length in ms. */
 type HitBatchCommand = (numberOfKeys: number, ...keysAndArgs: Array<string | number>) => Promise<number[]>;

@@ -8,8 +8,8 @@ import {
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Response } from 'express';
-import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
-import { PerRouteMemo } from '../common/routing/per-route-memo';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
+import { PerRouteMemo } from '../platform/routing/per-route-memo';
 import { PLAN_LIMITS, RATE_WINDOW_MS } from './rate-limit.policy';
 import { RateLimitService } from './rate-limit.service';
 

@@ -1,5 +1,5 @@
 import type { AuthContext } from '@app/common';
-import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { isExemptPath, quotaOf, rateLimitHeaders } from './rate-limit.policy';
 
 function requestFrom(ip: string, auth?: Partial<AuthContext>): AuthenticatedRequest {

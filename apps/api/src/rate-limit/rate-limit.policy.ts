@@ -1,6 +1,6 @@
 import { normalizeIp } from '@nestjs/throttler';
 import type { Plan } from '@app/common';
-import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import type { FixedWindowRecord } from './fixed-window.storage';
 
 export const RATE_WINDOW_MS = 60_000;

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { AuthContext, AuthenticationRequiredError, RateLimitExceededError } from '@app/common';
 import type { AppConfig } from '@app/config';
 import type Redis from 'ioredis';
-import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowRecord, FixedWindowStorage, REVOKED } from './fixed-window.storage';
 import { RateLimitService } from './rate-limit.service';
 import { TokenRevocationService } from '../auth/token-revocation.service';

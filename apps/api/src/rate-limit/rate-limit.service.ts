@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '@app/config';
 import { RateLimitExceededError } from '@app/common';
-import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { TokenRevocationService } from '../auth/token-revocation.service';
 import { FixedWindowStorage, REVOKED } from './fixed-window.storage';
 import { isExemptPath, PlanLimits, quotaOf, RATE_WINDOW_MS, rateLimitHeaders } from './rate-limit.policy';

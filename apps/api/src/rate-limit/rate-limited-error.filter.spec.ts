@@ -1,6 +1,6 @@
 import { ArgumentsHost, Logger } from '@nestjs/common';
 import { AuthenticationRequiredError, RateLimitExceededError } from '@app/common';
-import type { AppExceptionFilter } from '../common/filters/app-exception.filter';
+import type { AppExceptionFilter } from '../platform/filters/app-exception.filter';
 import type { RateLimitService } from './rate-limit.service';
 import { RateLimitedErrorFilter } from './rate-limited-error.filter';
 

@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppError, AuthenticationRequiredError, RateLimitExceededError } from '@app/common';
-import type { AuthenticatedRequest } from '../common/decorators/auth.decorator';
-import { AppExceptionFilter } from '../common/filters/app-exception.filter';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
+import { AppExceptionFilter } from '../platform/filters/app-exception.filter';
 import { RateLimitService } from './rate-limit.service';
 
 /**

@@ -2,16 +2,16 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, P
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthContext, Paginated } from '@app/common';
-import { Auth } from '../common/decorators/auth.decorator';
-import { ScopeArea } from '../common/decorators/scope.decorator';
-import { ApiErrors, ApiListResponse } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
-import { CursorPageMetaView, OffsetPageMetaView } from '../common/pagination/page-meta.view';
+import { Auth } from '../platform/decorators/auth.decorator';
+import { ScopeArea } from '../platform/decorators/scope.decorator';
+import { ApiErrors, ApiListResponse } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
+import { CursorPageMetaView, OffsetPageMetaView } from '../platform/pagination/page-meta.view';
 import { BulkCreateResourcesDto, BulkUpdateResourcesDto } from './dto/bulk-resources.dto';
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
 import { PatchResourceDto } from './dto/update-resource.dto';
-import { NotModified } from '../common/conditional/not-modified';
+import { NotModified } from '../platform/conditional/not-modified';
 import { entityTag, ifNoneMatchMatches } from './entity-tag';
 import { parseDeleteQuery, parseResourceFieldsQuery, parseResourceListQuery } from './resource-list-query';
 import {

@@ -2,9 +2,9 @@ import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiParam, ApiQuery, ApiQueryOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { idPattern, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '@app/common';
 import { LEGACY_RESOURCE_TYPE, RESOURCE_FIELDS, RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '@app/database';
-import { ApiDataResponse } from '../common/openapi/api-responses';
-import { responseHeaders } from '../common/openapi/http-headers';
-import { BulkResultMetaView } from '../common/pagination/page-meta.view';
+import { ApiDataResponse } from '../platform/openapi/api-responses';
+import { responseHeaders } from '../platform/openapi/http-headers';
+import { BulkResultMetaView } from '../platform/pagination/page-meta.view';
 import { DEFAULT_SORT } from './resource-list-query';
 import { ResourceView } from './resource.view';
 

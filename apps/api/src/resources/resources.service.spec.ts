@@ -2,7 +2,7 @@ import type { AuthContext } from '@app/common';
 import type { EventRepository, KeysetPage, KeysetPageRequest, OrganizationRepository, ResourceRepository } from '@app/database';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
+import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { parseResourceListQuery } from './resource-list-query';
 import { ResourceContent } from './resource-content';
 import { bulkIdProblems, patchedContent, replacedContent, ResourcesService } from './resources.service';

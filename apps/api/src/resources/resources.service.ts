@@ -31,7 +31,7 @@ import { ReplaceResourceDto } from './dto/replace-resource.dto';
 import { PatchResourceDto, UpdateResourceDto } from './dto/update-resource.dto';
 import { ifMatchSatisfied } from './entity-tag';
 import { changedFields, mergeMetadata, ResourceContent } from './resource-content';
-import { SignedCursorCodec } from '../common/pagination/signed-cursor.codec';
+import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { can, ResourceAction } from './resource.policy';
 import { ResourceListQuery } from './resource-list-query';
 import {

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { isId, newId } from '@app/common';
 import { REDIS } from '@app/database';
 import { hashSecret, newOpaqueSecret, secretsEqual } from '../auth/opaque-secret';
-import { ExpiringMap } from '../common/cache/expiring-map';
+import { ExpiringMap } from '../platform/cache/expiring-map';
 import { TokenRevocationService } from '../auth/token-revocation.service';
 
 /** A session lasts a day from login; it is not extended by use. */

@@ -1,8 +1,8 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { Public } from '../common/decorators/public.decorator';
-import { ApiDataResponse, ApiErrors } from '../common/openapi/api-responses';
-import { ApiTag } from '../common/openapi/api-tags';
+import { Public } from '../platform/decorators/public.decorator';
+import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
+import { ApiTag } from '../platform/openapi/api-tags';
 import { RegisterDto } from './dto/register.dto';
 import { UsersService } from './users.service';
 import { UserView } from './user.view';

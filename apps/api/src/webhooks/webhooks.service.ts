@@ -15,7 +15,7 @@ import {
 import { AppConfig } from '@app/config';
 import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
-import { OffsetPageQuery } from '../common/pagination/offset-page.query';
+import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { sampleEvent } from './sample-event';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import type { Strategy } from 'passport';
 import type { Strategy as StrategyRun } from 'passport-strategy';
 import { ALL_SCOPES, AuthContext } from '@app/common';
-import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 import { PassportStrategyGuard } from './passport-strategy.guard';
 
 const CALLER: AuthContext = { userId: 'usr_1', role: 'user', plan: 'free', credential: 'jwt', scopes: ALL_SCOPES, credentialId: 'jti' };

@@ -2,7 +2,7 @@ import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import type { Strategy } from 'passport';
 import type { Strategy as StrategyRun } from 'passport-strategy';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
-import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 
 /** How a strategy's `authenticate` ended: the caller it proved, or why it did not. */
 interface StrategyOutcome {

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 import { detectCredential, refuseRemovedMethods } from '../credential-detector';
 import { CredentialRegistry } from '../credentials/credential-registry';
 import { RouteAccessReader } from '../route-access';

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 import { TokenRevocationService } from '../token-revocation.service';
 
 /**

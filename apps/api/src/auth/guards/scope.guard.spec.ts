@@ -1,8 +1,8 @@
 import { Controller, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ALL_SCOPES, AuthContext, CredentialKind, InsufficientPermissionsError, Scope, SCOPE_AREAS } from '@app/common';
-import { Public } from '../../common/decorators/public.decorator';
-import { ScopeArea } from '../../common/decorators/scope.decorator';
+import { Public } from '../../platform/decorators/public.decorator';
+import { ScopeArea } from '../../platform/decorators/scope.decorator';
 import { UserLoginOnly } from '../decorators/user-login-only.decorator';
 import { RouteAccessReader } from '../route-access';
 import { requiredScope, ScopeGuard } from './scope.guard';

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AuthContext, CredentialKind, InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
-import { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 import { RouteAccessReader } from '../route-access';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);

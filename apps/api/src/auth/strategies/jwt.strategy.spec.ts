@@ -3,7 +3,7 @@ import { sign } from 'jsonwebtoken';
 import { Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { AuthenticationRequiredError } from '@app/common';
-import type { AuthenticatedRequest } from '../../common/decorators/auth.decorator';
+import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 import type { UserRepository } from '@app/database';
 import { AccountDirectory } from '../account-directory.service';
 import { AuthContextFactory } from '../auth-context.factory';

@@ -1,4 +1,4 @@
-import { ExpiringMap } from '../../common/cache/expiring-map';
+import { ExpiringMap } from '../../platform/cache/expiring-map';
 import type { TokenClaims } from '../token.service';
 
 /**

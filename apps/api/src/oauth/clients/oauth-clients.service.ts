@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthContext, isId, newId, offsetMeta, Paginated, PER_PAGE_DEFAULT, ResourceNotFoundError } from '@app/common';
 import { OAuthClientRepository } from '@app/database';
 import { hashSecret, newOpaqueSecret } from '../../auth/opaque-secret';
-import { OffsetPageQuery } from '../../common/pagination/offset-page.query';
+import { OffsetPageQuery } from '../../platform/pagination/offset-page.query';
 import { CreateOAuthClientDto } from './dto/create-oauth-client.dto';
 import { CreatedOAuthClientView, OAuthClientView, toOAuthClientView } from './oauth-client.view';
 

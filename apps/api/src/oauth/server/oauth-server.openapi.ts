@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { responseHeaders } from '../../common/openapi/http-headers';
+import { responseHeaders } from '../../platform/openapi/http-headers';
 import { OAuthErrorView } from './oauth-server.views';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { PLATFORM_ROLES, PlatformRole } from '@app/common';
-import { OffsetPageQuery } from '../../common/pagination/offset-page.query';
+import { OffsetPageQuery } from '../../platform/pagination/offset-page.query';
 
 /** `GET /users`: offset pages, narrowed by `search` and `role`. */
 export class UserListQuery extends OffsetPageQuery {
