@@ -82,15 +82,18 @@ export class ShellSession {
   }
 }
 
-/** Runs a program to its end; `code` is null when it was killed after `timeoutMs`. */
+/**
+ * Runs a program to its end; `code` is null when it was killed after `timeoutMs`. It leads its own
+ * process group, so a timeout stops whatever a shell started too.
+ */
 export function runProcess(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number, input = ''): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), timeoutMs);
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
