@@ -1,0 +1,42 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ConsoleSessions } from './console-sessions';
+import { carriesFormToken, expiredForm } from './form-token';
+import type { ConsoleRequest } from './signed-in-user';
+
+const BEFORE_SIGN_IN = 'rms:console:beforeSignIn';
+
+/** Opts a console route out of the sign-in check: the sign-in page itself and the static files. */
+export const BeforeSignIn = (): MethodDecorator & ClassDecorator => SetMetadata(BEFORE_SIGN_IN, true);
+
+/** No live session: the console answers with its sign-in page, coming back to `returnTo` after. */
+export class SignInRequired extends Error {
+  constructor(readonly returnTo: string | undefined) {
+    super('Sign in to the console first.');
+  }
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Every console route needs a signed-in user unless it is marked `@BeforeSignIn()`, and every
+ * form sent needs the session's CSRF token, as the OAuth consent form does: the cookie alone,
+ * which a browser sends with any request, never changes anything.
+ */
+@Injectable()
+export class ConsoleSessionGuard implements CanActivate {
+  constructor(
+    private readonly sessions: ConsoleSessions,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean | undefined>(BEFORE_SIGN_IN, [context.getHandler(), context.getClass()])) return true;
+    const req = context.switchToHttp().getRequest<ConsoleRequest>();
+    const user = await this.sessions.signedIn(req);
+    if (!user) throw new SignInRequired(READ_METHODS.has(req.method) ? req.originalUrl : undefined);
+    if (!READ_METHODS.has(req.method) && !carriesFormToken(req.body, user.csrfToken)) throw expiredForm();
+    req.signedIn = user;
+    return true;
+  }
+}

@@ -1,0 +1,46 @@
+import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiKeysService } from '../../api-keys/api-keys.service';
+import { CreateApiKeyDto } from '../../api-keys/dto/create-api-key.dto';
+import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import { SignedIn, SignedInUser } from '../access/signed-in-user';
+import { checkAs, FormFields, listOf, pageOf, textOf } from '../console-form';
+import { ConsolePages } from '../console-pages.decorator';
+import { consolePaths, withNotice } from '../console-paths';
+import { seeOther, sendPage } from '../rendering/page-response';
+import { ApiKeyForm, apiKeysPage, createdApiKeyPage } from './api-key.pages';
+
+/** API keys: list, create (the secret shown once) and revoke, through ApiKeysService as the API does. */
+@ConsolePages('api-keys')
+export class ApiKeyPagesController {
+  constructor(private readonly apiKeys: ApiKeysService) {}
+
+  @Get()
+  async list(@SignedIn() user: SignedInUser, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    sendPage(res, await this.listPage(user, query));
+  }
+
+  @Post()
+  async create(@SignedIn() user: SignedInUser, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = req.body as FormFields;
+    const values = { name: textOf(form, 'name'), scopes: listOf(form, 'scopes') };
+    const checked = await checkAs(CreateApiKeyDto, values);
+    if (!checked.valid) {
+      sendPage(res, await this.listPage(user, {}, { values, problems: checked.problems }));
+      return;
+    }
+    sendPage(res, createdApiKeyPage(user, await this.apiKeys.create(user.auth, checked.value)));
+  }
+
+  @Post(':id/revoke')
+  async revoke(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.apiKeys.revoke(user.auth, id);
+    seeOther(res, withNotice(consolePaths.apiKeys, 'revoked'));
+  }
+
+  private async listPage(user: SignedInUser, query: Record<string, unknown>, form?: ApiKeyForm): Promise<RenderedPage> {
+    const page = await pageOf(query);
+    const keys = await this.apiKeys.list(user.auth, page, consolePaths.apiKeys);
+    return apiKeysPage(user, { keys: keys.data, meta: keys.meta, notice: query.notice, form }, form ? 400 : 200);
+  }
+}

@@ -1,0 +1,20 @@
+import { applyDecorators, Controller, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Public } from '../platform/decorators/public.decorator';
+import { ConsoleSessionGuard } from './access/console-session.guard';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+
+/**
+ * A controller of console pages under `/console/<path>`. Public to the API's credential guards,
+ * as the OAuth pages are: the console checks its session itself (ConsoleSessionGuard), answers
+ * in pages and redirects (ConsoleExceptionFilter), and is left out of the OpenAPI document.
+ */
+export function ConsolePages(path = ''): ClassDecorator {
+  return applyDecorators(
+    Controller(path ? `console/${path}` : 'console'),
+    Public(),
+    ApiExcludeController(),
+    UseGuards(ConsoleSessionGuard),
+    UseFilters(ConsoleExceptionFilter),
+  );
+}

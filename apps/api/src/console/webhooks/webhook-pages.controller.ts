@@ -1,0 +1,131 @@
+import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { EventPayload, ResourceNotFoundError, ValidationError } from '@app/common';
+import { EventsService } from '../../events/events.service';
+import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
+import { TestWebhookDto } from '../../webhooks/dto/test-webhook.dto';
+import { UpdateWebhookDto } from '../../webhooks/dto/update-webhook.dto';
+import { WebhooksService } from '../../webhooks/webhooks.service';
+import { SignedIn, SignedInUser } from '../access/signed-in-user';
+import { checkAs, FormFields, listOf, optionalTextOf, pageOf, textOf, validAs } from '../console-form';
+import { ConsolePages } from '../console-pages.decorator';
+import { consolePaths, withNotice } from '../console-paths';
+import { seeOther, sendPage } from '../rendering/page-response';
+import { createdWebhookPage, deliveryPage, WebhookFormState, webhookPage, webhooksPage } from './webhook.pages';
+
+/**
+ * Webhooks and their delivery timelines, through WebhooksService as the API does: a webhook of
+ * another user is a 404 here as there.
+ */
+@ConsolePages('webhooks')
+export class WebhookPagesController {
+  constructor(
+    private readonly webhooks: WebhooksService,
+    private readonly events: EventsService,
+  ) {}
+
+  @Get()
+  async list(@SignedIn() user: SignedInUser, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    sendPage(res, await this.listPage(user, query));
+  }
+
+  @Post()
+  async create(@SignedIn() user: SignedInUser, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = req.body as FormFields;
+    const values = { url: textOf(form, 'url')?.trim(), description: optionalTextOf(form, 'description'), events: listOf(form, 'events') };
+    const checked = await checkAs(CreateWebhookDto, values);
+    if (!checked.valid) {
+      sendPage(res, await this.listPage(user, {}, { values, problems: checked.problems }));
+      return;
+    }
+    try {
+      sendPage(res, createdWebhookPage(user, await this.webhooks.create(user.auth, checked.value)));
+    } catch (error) {
+      // The service's own refusal of a URL (a private host, a name that does not resolve) is about the form.
+      if (!(error instanceof ValidationError)) throw error;
+      sendPage(res, await this.listPage(user, {}, { values, problems: error.details ?? [] }));
+    }
+  }
+
+  @Get(':id')
+  async show(@SignedIn() user: SignedInUser, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    sendPage(res, await this.webhookPage(user, id, query));
+  }
+
+  @Post(':id')
+  async update(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = req.body as FormFields;
+    const description = optionalTextOf(form, 'description');
+    const values = { description: description ?? null, events: listOf(form, 'events') };
+    const checked = await checkAs(UpdateWebhookDto, values);
+    if (!checked.valid) {
+      sendPage(res, await this.webhookPage(user, id, {}, { values: { description, events: values.events }, problems: checked.problems }));
+      return;
+    }
+    await this.webhooks.update(user.auth, id, checked.value);
+    seeOther(res, withNotice(consolePaths.webhook(id), 'saved'));
+  }
+
+  @Post(':id/enable')
+  async enable(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.webhooks.update(user.auth, id, { status: 'enabled' });
+    seeOther(res, withNotice(consolePaths.webhook(id), 'enabled'));
+  }
+
+  @Post(':id/test')
+  async test(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const input = await validAs(TestWebhookDto, { event_type: textOf(req.body as FormFields, 'event_type') });
+    await this.webhooks.test(user.auth, id, input.event_type);
+    seeOther(res, withNotice(consolePaths.webhook(id), 'test-sent'));
+  }
+
+  @Post(':id/delete')
+  async remove(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.webhooks.remove(user.auth, id);
+    seeOther(res, withNotice(consolePaths.webhooks, 'deleted'));
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  async delivery(
+    @SignedIn() user: SignedInUser,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+    @Query() query: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
+    const webhook = await this.webhooks.get(user.auth, id);
+    const delivery = await this.webhooks.getDelivery(user.auth, id, deliveryId);
+    const event = await this.visibleEvent(user, delivery.event_id);
+    sendPage(res, deliveryPage(user, { webhook, delivery, event, notice: query.notice }));
+  }
+
+  @Post(':id/deliveries/:deliveryId/retry')
+  async retry(@SignedIn() user: SignedInUser, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Res() res: Response): Promise<void> {
+    await this.webhooks.retry(user.auth, id, deliveryId);
+    seeOther(res, withNotice(consolePaths.delivery(id, deliveryId), 'retried'));
+  }
+
+  private async listPage(user: SignedInUser, query: Record<string, unknown>, form?: WebhookFormState): Promise<RenderedPage> {
+    const page = await pageOf(query);
+    const webhooks = await this.webhooks.list(user.auth, page, consolePaths.webhooks);
+    return webhooksPage(user, { webhooks: webhooks.data, meta: webhooks.meta, notice: query.notice, form }, form ? 400 : 200);
+  }
+
+  private async webhookPage(user: SignedInUser, id: string, query: Record<string, unknown>, form?: WebhookFormState): Promise<RenderedPage> {
+    const webhook = await this.webhooks.get(user.auth, id);
+    const page = await pageOf(query);
+    const deliveries = await this.webhooks.listDeliveries(user.auth, id, page, consolePaths.webhook(id));
+    return webhookPage(user, { webhook, deliveries: deliveries.data, deliveriesMeta: deliveries.meta, notice: query.notice, form }, form ? 400 : 200);
+  }
+
+  /** The event a delivery carried, when it is a stored one the user can see; a test's sample is not. */
+  private async visibleEvent(user: SignedInUser, eventId: string): Promise<EventPayload | null> {
+    try {
+      return await this.events.get(user.auth, eventId);
+    } catch (error) {
+      if (error instanceof ResourceNotFoundError) return null;
+      throw error;
+    }
+  }
+}
