@@ -1,6 +1,6 @@
 /** Unit tests sit beside their code (*.spec.ts); e2e suites live in test/ (*.e2e-spec.ts). */
 const moduleNameMapper = {
-  '^@app/(config|database|queue|common|testing)(|/.*)$': '<rootDir>/libs/$1/src$2',
+  '^@app/(config|database|queue|common|testing|telemetry)(|/.*)$': '<rootDir>/libs/$1/src$2',
   '^@rms/client$': '<rootDir>/libs/client/src',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };

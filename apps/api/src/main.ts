@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig, ConfigValidationError, loadConfig } from '@app/config';

@@ -1,8 +1,10 @@
+import './tracing';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { NestPinoLogger } from '@app/common';
 import { loadConfig } from '@app/config';
 import { prepareDatabase } from '@app/database';
+import { stopTracing } from '@app/telemetry';
 import { WorkerHeartbeat } from './worker-heartbeat.service';
 import { WorkerModule } from './worker.module';
 
@@ -22,7 +24,8 @@ async function bootstrap(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.log(`${signal} received, finishing jobs in flight`, 'Worker');
-    app.close().then(
+    // The SDK last: closing still ends spans (jobs in flight) that it must export.
+    app.close().then(stopTracing).then(
       () => {
         logger.log('Worker stopped', 'Worker');
         process.exit(0);

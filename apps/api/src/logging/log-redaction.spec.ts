@@ -1,6 +1,6 @@
 import { REDACTED, redactHeaders, redactUrl } from './log-redaction';
 
-describe('redactUrl (decisions 9)', () => {
+describe('redactUrl (docs/api.md#logging)', () => {
   it.each([
     ['/v2/resources?api_key=SECRET123', `/v2/resources?api_key=${REDACTED}`],
     ['/v2/resources?page=2&api_key=SECRET123&per_page=5', `/v2/resources?page=2&api_key=${REDACTED}&per_page=5`],
@@ -27,7 +27,7 @@ describe('redactUrl (decisions 9)', () => {
   });
 });
 
-describe('redactHeaders (decisions 9)', () => {
+describe('redactHeaders (docs/api.md#logging)', () => {
   it('hides every credential header and keeps the others', () => {
     const redacted = redactHeaders({
       authorization: 'Bearer eyJ.SECRET',

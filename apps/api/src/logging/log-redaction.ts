@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 export const REDACTED = '[REDACTED]';
 
-/** Request and response headers that carry credentials (decisions 9: never logged). */
+/** Request and response headers that carry credentials (docs/api.md#logging: never logged). */
 const SECRET_HEADERS = new Set([
   'authorization',
   'proxy-authorization',

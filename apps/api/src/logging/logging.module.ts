@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Injectable, Module, OnApplicationShutdown } from
 import type { Logger } from 'pino';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
+import { TracingShutdown } from '@app/telemetry';
 import { requestLogContext } from './request-context';
 import { createRootLogger, LOG_OUTPUT, LogOutput, ROOT_LOGGER } from './root-logger';
 
@@ -19,7 +20,8 @@ class LogFlush implements OnApplicationShutdown {
  * Structured JSON logs through pino: the root logger, and Nest's logger on it, whose lines
  * carry the id of the request they were written in. The HTTP request logger is mounted by
  * `createApiApp()` as early express middleware. The output is a parameter so that tests can
- * capture the lines.
+ * capture the lines. It also exports the last spans at shutdown, when tracing is on: the
+ * telemetry beside the logs.
  */
 @Module({})
 export class LoggingModule {
@@ -40,6 +42,7 @@ export class LoggingModule {
           useFactory: (root: Logger) => new NestPinoLogger(root, () => requestLogContext.getStore()),
         },
         LogFlush,
+        TracingShutdown,
       ],
       exports: [ROOT_LOGGER, NestPinoLogger],
     };

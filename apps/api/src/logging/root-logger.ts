@@ -1,6 +1,7 @@
 import pino, { DestinationStream, LevelWithSilent, Logger } from 'pino';
 import { logDestination, logLineOptions } from '@app/common';
 import { AppConfig } from '@app/config';
+import { withTraceFields } from '@app/telemetry';
 
 export const ROOT_LOGGER = Symbol('ROOT_LOGGER');
 export const LOG_OUTPUT = Symbol('LOG_OUTPUT');
@@ -19,11 +20,14 @@ function serializeError(error: Error): Record<string, unknown> {
   return serialized;
 }
 
-/** The one pino instance of the process; HTTP request loggers and Nest's logger are its children. */
+/**
+ * The one pino instance of the process; HTTP request loggers and Nest's logger are its children.
+ * With tracing on, every line also carries the `trace_id` and `span_id` it was written in.
+ */
 export function createRootLogger(config: AppConfig, output: LogOutput): Logger {
-  const options: pino.LoggerOptions = {
+  const options = withTraceFields({
     ...logLineOptions('api', output.level ?? config.LOG_LEVEL, config.APP_ENV),
     serializers: { err: serializeError },
-  };
+  });
   return pino(options, output.destination ?? logDestination(config.logFormat, true));
 }

@@ -1,0 +1,8 @@
+/**
+ * Imported first by main.ts: the instrumentations patch http, express, pg and ioredis as they are
+ * required, so tracing starts before anything requires them. Off unless an OTLP endpoint is set.
+ */
+import { startTracing } from '@app/telemetry/tracing';
+import { redactUrl } from './logging/log-redaction';
+
+startTracing({ serviceName: 'rms-api', redactUrl });

@@ -1,0 +1,41 @@
+import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { contextOf, traceContextOf } from './trace-context';
+import { tracingRequested } from './tracing';
+
+describe('trace context headers', () => {
+  const traceId = '0af7651916cd43dd8448eb211c80319c';
+  const spanId = 'b7ad6b7169203331';
+
+  it('names a sampled span, with its trace state, and reads back the same parent', () => {
+    const headers = { traceparent: `00-${traceId}-${spanId}-01`, tracestate: 'vendor=opaque,other=1' };
+    const parent = trace.getSpanContext(contextOf(headers));
+    expect(parent).toMatchObject({ traceId, spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+    expect(parent && traceContextOf(parent)).toEqual(headers);
+  });
+
+  it('keeps a decision not to sample, and leaves out an empty trace state', () => {
+    const parent = trace.getSpanContext(contextOf({ traceparent: `00-${traceId}-${spanId}-00` }));
+    expect(parent?.traceFlags).toBe(TraceFlags.NONE);
+    expect(parent && traceContextOf(parent)).toEqual({ traceparent: `00-${traceId}-${spanId}-00` });
+  });
+
+  it.each([null, undefined, { traceparent: 'garbage' }, { traceparent: `01-${traceId}-${spanId}-01` }, { traceparent: `00-${'0'.repeat(32)}-${spanId}-01` }])(
+    'starts a new trace from %p',
+    (headers) => {
+      expect(contextOf(headers)).toBe(ROOT_CONTEXT);
+    },
+  );
+});
+
+describe('tracingRequested', () => {
+  it.each([
+    [{}, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, true],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }, true],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }, false],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }, false],
+  ])('%p: %p', (env, expected) => {
+    expect(tracingRequested(env)).toBe(expected);
+  });
+});

@@ -1,0 +1,50 @@
+import { Context, createTraceState, isSpanContextValid, ROOT_CONTEXT, SpanContext, trace, TraceFlags } from '@opentelemetry/api';
+import { isTracingOn } from './tracing';
+
+/**
+ * The W3C Trace Context headers of a span: what an event stores of the request that wrote it,
+ * and what its delivery jobs carry to the worker.
+ */
+export interface TraceContextHeaders {
+  traceparent: string;
+  tracestate?: string;
+}
+
+/** Version 00, the only one written (by `traceContextOf`). */
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The headers naming a span as parent; undefined for an invalid span context. */
+export function traceContextOf(spanContext: SpanContext): TraceContextHeaders | undefined {
+  if (!isSpanContextValid(spanContext)) return undefined;
+  const flags = (spanContext.traceFlags & TraceFlags.SAMPLED).toString(16).padStart(2, '0');
+  const headers: TraceContextHeaders = { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}` };
+  const state = spanContext.traceState?.serialize();
+  if (state) headers.tracestate = state;
+  return headers;
+}
+
+/** The headers of the span active now; undefined when tracing is off or no span is active. */
+export function activeTraceContext(): TraceContextHeaders | undefined {
+  if (!isTracingOn()) return undefined;
+  const span = trace.getActiveSpan();
+  return span && traceContextOf(span.spanContext());
+}
+
+/**
+ * A context whose parent is the remote span the headers name, keeping its sampling decision;
+ * the root context when there are none. Never the context active now: work started from a job
+ * belongs to the trace the job carries, not to whatever ran before.
+ */
+export function contextOf(headers: TraceContextHeaders | null | undefined): Context {
+  const match = headers ? TRACEPARENT.exec(headers.traceparent) : null;
+  if (!headers || !match) return ROOT_CONTEXT;
+  const [, traceId, spanId, flags] = match;
+  const parent: SpanContext = {
+    traceId,
+    spanId,
+    traceFlags: parseInt(flags, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+    traceState: headers.tracestate ? createTraceState(headers.tracestate) : undefined,
+  };
+  return isSpanContextValid(parent) ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
+}

@@ -1,0 +1,284 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { Background, startSourceWorker } from './doc-blocks';
+import {
+  createSuiteEnvironment,
+  createTestApp,
+  createUser,
+  freePort,
+  FROM_SOURCE,
+  HttpsReceiver,
+  PROJECT_ROOT,
+  startHttpsReceiver,
+  SuiteEnvironment,
+  waitUntil,
+} from './support';
+
+/** OTLP's span kinds. */
+const SERVER = 2;
+const CLIENT = 3;
+
+/** One span as an app exported it, with its service and its attributes as plain values. */
+interface ExportedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, unknown>;
+}
+
+interface OtlpAttribute {
+  key: string;
+  value: Record<string, unknown>;
+}
+
+interface OtlpExport {
+  resourceSpans: {
+    resource: { attributes: OtlpAttribute[] };
+    scopeSpans: { spans: (Omit<ExportedSpan, 'service' | 'attributes'> & { attributes?: OtlpAttribute[] })[] }[];
+  }[];
+}
+
+const plain = (attributes: OtlpAttribute[] = []): Record<string, unknown> =>
+  Object.fromEntries(attributes.map(({ key, value }) => [key, Object.values(value)[0]]));
+
+interface OtlpReceiver {
+  url: string;
+  spans: ExportedSpan[];
+  close(): Promise<void>;
+}
+
+/** A collector's OTLP/HTTP traces endpoint in JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`), keeping every span. */
+async function startOtlpReceiver(): Promise<OtlpReceiver> {
+  const spans: ExportedSpan[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport;
+      for (const { resource, scopeSpans } of body.resourceSpans) {
+        const service = String(plain(resource.attributes)['service.name']);
+        for (const span of scopeSpans.flatMap((scope) => scope.spans)) {
+          spans.push({ ...span, service, parentSpanId: span.parentSpanId ?? '', attributes: plain(span.attributes) });
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+/** The API run from source, as `node apps/api/src/main.ts` would, its output kept. */
+async function startSourceApi(env: NodeJS.ProcessEnv): Promise<{ url: string; process: Background }> {
+  const port = await freePort();
+  const api = new Background(process.execPath, [...FROM_SOURCE, 'apps/api/src/main.ts'], { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env, PORT: String(port) }, PROJECT_ROOT);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntil(
+    async () => {
+      if (api.process.exitCode !== null) throw new Error(`the API exited with ${api.process.exitCode}:\n${api.output}`);
+      const live = await fetch(`${url}/health/live`).catch(() => undefined);
+      return live?.status === 200 ? true : undefined;
+    },
+    120_000,
+    200,
+  );
+  return { url, process: api };
+}
+
+/** The JSON lines of a process's output. */
+const logLines = (output: string): Record<string, unknown>[] =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** An outgoing HTTP request's span; SQL and Redis spans are clients too. */
+const isHttpClient = (span: ExportedSpan): boolean => span.kind === CLIENT && span.attributes['http.request.method'] !== undefined;
+
+/** Whether `span` descends from `ancestor` through the spans given. */
+function descendsFrom(span: ExportedSpan, ancestor: ExportedSpan, spans: ExportedSpan[]): boolean {
+  const byId = new Map(spans.map((candidate) => [candidate.spanId, candidate]));
+  for (let parent = byId.get(span.parentSpanId); parent; parent = byId.get(parent.parentSpanId)) {
+    if (parent.spanId === ancestor.spanId) return true;
+  }
+  return false;
+}
+
+/**
+ * The API and the worker, each a process run from source with an OTLP endpoint set, exporting to a
+ * receiver in this process; a webhook pointed at a real HTTPS receiver.
+ */
+describe('tracing from a request to the webhook it caused', () => {
+  let suite: SuiteEnvironment;
+  let otlp: OtlpReceiver;
+  let receiver: HttpsReceiver;
+  let api: { url: string; process: Background };
+  let worker: Background;
+  let db: Client;
+
+  beforeAll(async () => {
+    suite = await createSuiteEnvironment('tracing');
+    otlp = await startOtlpReceiver();
+    receiver = await startHttpsReceiver();
+    receiver.respond((request, res) => void res.writeHead(request.url === '/gone' ? 410 : 200).end());
+    const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' };
+    const env = { ...suite.env, ...tracing, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    [api, worker] = await Promise.all([
+      startSourceApi(env),
+      startSourceWorker({ ...env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '50' }, 120_000),
+    ]);
+    db = new Client({ connectionString: suite.env.DATABASE_URL });
+    await db.connect();
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all([api?.process.stop(), worker?.stop()]);
+    await db?.end();
+    await receiver?.close();
+    await otlp?.close();
+    await suite?.destroy();
+  });
+
+  async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    return fetch(`${api.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  }
+
+  it('holds the request, its SQL, the relay, each delivery and its HTTPS request in one trace, with ids on the log lines', async () => {
+    const credentials = { email: 'traced@example.com', username: 'traced', password: 'password-traced-1' };
+    expect((await call('POST', '/v2/auth/register', credentials)).status).toBe(201);
+    const login = await call('POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
+    const authorization = `Bearer ${((await login.json()) as { data: { access_token: string } }).data.access_token}`;
+    for (const path of ['/ok', '/gone']) {
+      const webhook = await call('POST', '/v2/webhooks', { url: `https://127.0.0.1:${receiver.port}${path}`, events: ['resource.created'] }, { authorization });
+      expect(webhook.status).toBe(201);
+    }
+
+    const created = await call('POST', '/v2/resources', { name: 'Traced' }, { authorization, 'x-request-id': 'traced-create-1' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-request-id')).toBe('traced-create-1');
+    const resourceId = ((await created.json()) as { data: { id: string } }).data.id;
+
+    const delivered = await waitUntil(() => receiver.received.find((request) => request.url === '/ok' && request.body.includes(resourceId)));
+    const traceparent = String(delivered.headers.traceparent);
+    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    const [, traceId, sentBySpanId] = traceparent.split('-');
+
+    const inTrace = (): ExportedSpan[] => otlp.spans.filter((span) => span.traceId === traceId);
+    const workerSpans = (name: string): ExportedSpan[] => inTrace().filter((span) => span.service === 'rms-worker' && span.name === name);
+    // Both attempts exported, with their HTTPS requests: the last spans of the trace to end.
+    const workerRequests = (): ExportedSpan[] => inTrace().filter((span) => span.service === 'rms-worker' && isHttpClient(span));
+    await waitUntil(() => (workerSpans('webhook delivery').length === 2 && workerRequests().length === 2 ? true : undefined));
+    const spans = inTrace();
+
+    const request = spans.find(
+      (span) => span.service === 'rms-api' && span.kind === SERVER && span.attributes['http.request.method'] === 'POST' && span.attributes['url.path'] === '/v2/resources',
+    );
+    if (!request) throw new Error(`no server span for POST /v2/resources among ${JSON.stringify(spans.map((span) => span.name))}`);
+    expect(request.parentSpanId).toBe('');
+    const sql = spans.filter((span) => span.service === 'rms-api' && span.attributes['db.system.name'] === 'postgresql');
+    expect(sql.some((span) => String(span.attributes['db.query.text']).includes('INSERT INTO events'))).toBe(true);
+    for (const span of sql) expect(descendsFrom(span, request, spans)).toBe(true);
+
+    const [relay, ...otherRelays] = workerSpans('outbox relay');
+    expect(otherRelays).toEqual([]);
+    expect(descendsFrom(relay, request, spans)).toBe(true);
+    const { rows } = await db.query<{ id: string; trace_context: { traceparent: string } }>(
+      `SELECT id, trace_context FROM events WHERE data->'object'->>'id' = $1`,
+      [resourceId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(relay.attributes['rms.event.id']).toBe(rows[0].id);
+    const [, storedTraceId, storedSpanId] = rows[0].trace_context.traceparent.split('-');
+    expect(storedTraceId).toBe(traceId);
+    expect(spans.find((span) => span.spanId === storedSpanId)?.service).toBe('rms-api');
+
+    const attempts = workerSpans('webhook delivery');
+    expect(attempts).toHaveLength(2);
+    for (const attempt of attempts) expect(attempt.parentSpanId).toBe(relay.spanId);
+    const sends = workerRequests();
+    for (const send of sends) {
+      expect(attempts.map((attempt) => attempt.spanId)).toContain(send.parentSpanId);
+      expect(send.attributes['url.full']).toBe(`https://127.0.0.1:${receiver.port}`);
+    }
+    expect(sends.map((send) => send.spanId)).toContain(sentBySpanId);
+
+    const requestLine = await waitUntil(() =>
+      logLines(api.process.output).find((line) => line.requestId === 'traced-create-1' && line.msg === 'request completed'),
+    );
+    expect(requestLine.trace_id).toBe(traceId);
+    expect(spans.filter((span) => span.service === 'rms-api').map((span) => span.spanId)).toContain(requestLine.span_id);
+    const disabledLine = await waitUntil(() => logLines(worker.output).find((line) => line.msg === 'webhook disabled'));
+    expect(disabledLine.trace_id).toBe(traceId);
+    expect(attempts.map((attempt) => attempt.spanId)).toContain(disabledLine.span_id);
+  }, 60_000);
+
+  it('records a request query with its credentials hidden, as the request log writes it', async () => {
+    const answer = await fetch(`${api.url}/v2/resources?limit=1&API_KEY=sk_test_hidden123&access_token=hidden456`);
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    const request = await waitUntil(() =>
+      otlp.spans.find((span) => span.kind === SERVER && span.attributes['url.path'] === '/v2/resources' && span.attributes['url.query'] !== undefined),
+    );
+    expect(request.attributes['url.query']).toBe('limit=1&API_KEY=[REDACTED]&access_token=[REDACTED]');
+    expect(JSON.stringify(otlp.spans)).not.toMatch(/hidden123|hidden456/);
+  });
+});
+
+describe('tracing off (no OTLP endpoint)', () => {
+  it('stores no trace context with an event', async () => {
+    const t = await createTestApp();
+    try {
+      const owner = await createUser(t.http);
+      const created = await t.http.post('/v2/resources').set('Authorization', `Bearer ${owner.accessToken}`).send({ name: 'Untraced' }).expect(201);
+      const rows: { trace_context: unknown }[] = await t.app
+        .get(DataSource)
+        .query(`SELECT trace_context FROM events WHERE data->'object'->>'id' = $1`, [created.body.data.id]);
+      expect(rows).toEqual([{ trace_context: null }]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  /** The OpenTelemetry packages loaded once the modules given are, with the environment given. */
+  function openTelemetryPackagesLoaded(entries: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+    const script = [
+      ...entries.map((entry) => `require(${JSON.stringify(resolve(PROJECT_ROOT, entry))});`),
+      `const names = Object.keys(require.cache).map((file) => /node_modules\\/(@opentelemetry\\/[^/]+)\\//.exec(file)?.[1]).filter(Boolean);`,
+      `process.stdout.write(JSON.stringify([...new Set(names)].sort()));`,
+    ].join('\n');
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+    return new Promise((done, fail) => {
+      execFile(process.execPath, [...FROM_SOURCE, '-e', script], { cwd: PROJECT_ROOT, env: { ...inherited, ...env } }, (error, stdout, stderr) => {
+        if (error) fail(new Error(`${error.message}\n${stderr}`));
+        else done(JSON.parse(stdout) as string[]);
+      });
+    });
+  }
+
+  it('loads no SDK, exporter or instrumentation: only the API package, whose calls are no-ops', async () => {
+    const tracingEntries = ['apps/api/src/tracing.ts', 'apps/worker/src/tracing.ts'];
+    const [off, on] = await Promise.all([
+      // Both apps whole, as main.ts loads them after their tracing module.
+      openTelemetryPackagesLoaded([...tracingEntries, 'apps/api/src/app.setup.ts', 'apps/worker/src/worker.module.ts'], {}),
+      openTelemetryPackagesLoaded(tracingEntries, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }),
+    ]);
+    expect(off).toEqual(['@opentelemetry/api']);
+    expect(on).toEqual(expect.arrayContaining(['@opentelemetry/sdk-node', '@opentelemetry/instrumentation-http', '@opentelemetry/instrumentation-pg']));
+  }, 180_000);
+});
