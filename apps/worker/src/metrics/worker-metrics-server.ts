@@ -5,8 +5,9 @@ import { AppConfig } from '@app/config';
 import { WorkerMetrics } from './worker-metrics';
 
 /**
- * Serves `GET /metrics` on WORKER_METRICS_PORT. The worker has no HTTP server otherwise, so
- * this is a bare Node server: nothing else is exposed, and without the setting no port opens.
+ * Serves `GET /metrics` and `GET /health` on WORKER_METRICS_PORT. The worker has no HTTP server
+ * otherwise, so this is a bare Node server: nothing else is exposed, and without the setting no
+ * port opens.
  */
 @Injectable()
 export class WorkerMetricsServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -36,7 +37,14 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, BeforeApplic
   }
 
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+    const path = req.method === 'GET' ? req.url?.split('?')[0] : undefined;
+    if (path === '/health') {
+      // Liveness: the event loop answers. Redis or PostgreSQL being down is not a reason to
+      // restart the worker (a new one would wait for them just the same).
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end('{"status":"ok"}\n');
+      return;
+    }
+    if (path !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');
       return;
     }
