@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure PostgreSQL and Redis answer on 127.0.0.1. Starts the local ones when they are
-# installed but stopped; otherwise says how to run them with Docker Compose.
+# installed but stopped; otherwise says how to run them with Docker Compose. Installs PgBouncer
+# and HAProxy, which some suites start privately, when missing and apt-get may run.
 set -euo pipefail
 
 PG_HOST=127.0.0.1
@@ -56,6 +57,26 @@ if ! redis_up; then
     docker_hint Redis
   fi
   wait_for Redis redis_up
+fi
+
+# Debian installs both in /usr/sbin, which is not on every PATH.
+installed() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+
+missing=()
+for program in pgbouncer haproxy; do
+  installed "$program" || missing+=("$program")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "services: installing ${missing[*]}"
+    # Installation was possible, so a failure stops the run rather than skipping suites.
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"; }; then
+      echo "services: installing ${missing[*]} with apt-get failed" >&2
+      exit 1
+    fi
+  else
+    echo "services: ${missing[*]} not installed, and installing needs root and apt-get; the suites that start them are skipped" >&2
+  fi
 fi
 
 echo "services: PostgreSQL and Redis are up"

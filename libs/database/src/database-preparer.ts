@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, DatabaseError } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
@@ -8,10 +9,13 @@ const INVALID_CATALOG_NAME = '3D000';
 /** A database of that name exists; when two CREATE DATABASE race, the loser gets a unique violation. */
 const DATABASE_TAKEN = new Set(['42P04', '23505']);
 const MIGRATION_LOCK = 'rms:migrations';
+/** How often a replica that finds the migration lock taken tries again. */
+const LOCK_RETRY_MS = 200;
 
 /**
- * Brings the database of DATABASE_URL to the current schema; every step may run again. The
- * CLI's `db:prepare` and both apps at start use it, so a process never serves an old schema.
+ * Brings the database to the current schema; every step may run again. The CLI's `db:prepare`
+ * and both apps at start use it, so a process never serves an old schema. It works on the server
+ * itself (DATABASE_DIRECT_URL): a pooler in transaction mode would not keep the advisory lock.
  */
 @Injectable()
 export class DatabasePreparer {
@@ -21,7 +25,7 @@ export class DatabasePreparer {
   async ensureDatabase(): Promise<boolean> {
     // Connecting first means a managed database that exists needs no rights on `postgres`.
     if (await this.databaseExists()) return false;
-    const target = new URL(this.config.DATABASE_URL);
+    const target = new URL(this.config.databaseDirectUrl);
     const maintenance = new URL(target);
     maintenance.pathname = '/postgres';
     const client = new Client({ connectionString: maintenance.toString() });
@@ -43,11 +47,11 @@ export class DatabasePreparer {
    * its own, makes replicas that start together wait for one another instead of racing.
    */
   async migrate(): Promise<string[]> {
-    const lock = new Client({ connectionString: this.config.DATABASE_URL });
+    const lock = new Client({ connectionString: this.config.databaseDirectUrl });
     await lock.connect();
     const dataSource = new DataSource(dataSourceOptions(this.config, true));
     try {
-      await lock.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+      await takeLock(lock, MIGRATION_LOCK);
       await dataSource.initialize();
       const applied = await dataSource.runMigrations();
       return applied.map((migration) => migration.name);
@@ -58,11 +62,11 @@ export class DatabasePreparer {
   }
 
   databaseName(): string {
-    return decodeURIComponent(new URL(this.config.DATABASE_URL).pathname.slice(1));
+    return decodeURIComponent(new URL(this.config.databaseDirectUrl).pathname.slice(1));
   }
 
   private async databaseExists(): Promise<boolean> {
-    const client = new Client({ connectionString: this.config.DATABASE_URL });
+    const client = new Client({ connectionString: this.config.databaseDirectUrl });
     try {
       await client.connect();
       return true;
@@ -73,6 +77,16 @@ export class DatabasePreparer {
       await client.end();
     }
   }
+}
+
+/**
+ * Takes a session advisory lock, trying again while another session holds it. Waiting inside
+ * pg_advisory_lock would hold a snapshot for the whole wait, and a migration that builds an index
+ * CONCURRENTLY waits for every older snapshot: the holder would wait for the waiter, for ever.
+ */
+async function takeLock(client: Client, name: string): Promise<void> {
+  const attempt = () => client.query<{ taken: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS taken', [name]);
+  while (!(await attempt()).rows[0].taken) await sleep(LOCK_RETRY_MS);
 }
 
 /** Creates the database when missing and runs pending migrations, before a process serves. */

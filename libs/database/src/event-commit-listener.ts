@@ -9,8 +9,9 @@ const RECONNECT_DELAY_MS = 1000;
 
 /**
  * Tells its subscriber, on a PostgreSQL connection of its own, each time a transaction that
- * wrote events commits. After a lost connection it listens again and calls the subscriber
- * once, for whatever committed in between.
+ * wrote events commits. After a lost connection it listens again and calls the subscriber once,
+ * for whatever committed in between. LISTEN belongs to a session, so the connection goes to the
+ * server itself (DATABASE_DIRECT_URL), never through a pooler that lends sessions to others.
  */
 @Injectable()
 export class EventCommitListener implements OnModuleDestroy {
@@ -25,7 +26,7 @@ export class EventCommitListener implements OnModuleDestroy {
   async start(onCommit: () => void): Promise<void> {
     if (this.stopped) return;
     const client = new Client({
-      connectionString: this.config.DATABASE_URL,
+      connectionString: this.config.databaseDirectUrl,
       connectionTimeoutMillis: this.config.DATABASE_CONNECT_TIMEOUT_MS,
       keepAlive: true,
     });

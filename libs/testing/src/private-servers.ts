@@ -1,9 +1,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { AddressInfo, createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 
 /** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
@@ -138,6 +139,106 @@ export class PrivatePostgres {
       this.stop();
     } catch {
       // already stopped
+    }
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** The pgbouncer program, or undefined when it is not installed; Debian puts it in /usr/sbin, often outside PATH. */
+export function pgbouncerBinary(): string | undefined {
+  const folders = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin'].filter((folder) => folder !== '');
+  return folders.map((folder) => join(folder, 'pgbouncer')).find((candidate) => existsSync(candidate));
+}
+
+/**
+ * A PgBouncer of the test's own in transaction mode, on a spare port, in front of a PostgreSQL
+ * server: each database of the server under its own name, `poolSize` server connections for each.
+ * Its configuration, user list and log live in a temporary folder.
+ */
+export class PrivatePgBouncer {
+  private constructor(
+    readonly port: number,
+    private readonly user: string,
+    private readonly process: ChildProcess,
+    private readonly root: string,
+  ) {}
+
+  /** `server` is a postgres:// URL of the server; its user (and password, if any) is the one PgBouncer admits. */
+  static async start(server: string, poolSize = 3): Promise<PrivatePgBouncer> {
+    const binary = pgbouncerBinary();
+    if (!binary) throw new Error('pgbouncer is not installed (scripts/services.sh installs it when it runs as root with apt-get)');
+    const target = new URL(server);
+    const user = decodeURIComponent(target.username || 'postgres');
+    const port = await freePort();
+    const root = mkdtempSync(join(tmpdir(), 'rms-pgbouncer-'));
+    const logFile = join(root, 'pgbouncer.log');
+    const configFile = join(root, 'pgbouncer.ini');
+    // Trust still admits only the users of auth_file; the password is what PgBouncer gives the server.
+    writeFileSync(join(root, 'userlist.txt'), `"${user}" "${decodeURIComponent(target.password)}"\n`);
+    writeFileSync(
+      configFile,
+      [
+        '[databases]',
+        `* = host=${target.hostname} port=${target.port || 5432}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${port}`,
+        'unix_socket_dir =',
+        'auth_type = trust',
+        `auth_file = ${join(root, 'userlist.txt')}`,
+        'pool_mode = transaction',
+        `default_pool_size = ${poolSize}`,
+        'max_client_conn = 1000',
+        `logfile = ${logFile}`,
+        `admin_users = ${user}`,
+        '',
+      ].join('\n'),
+    );
+    // PgBouncer refuses to run as root: it then runs as postgres, which must read and write the folder.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) execFileSync('chown', ['-R', 'postgres', root]);
+    const child = spawn(binary, asRoot ? ['-u', 'postgres', configFile] : [configFile], { stdio: 'ignore' });
+    const bouncer = new PrivatePgBouncer(port, user, child, root);
+    const exitedEarly = once(child, 'exit').then(
+      ([code]) => new Error(`pgbouncer exited with ${String(code)} before listening:\n${existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''}`),
+      (error: Error) => error,
+    );
+    const listening = waitForPort(port).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    const failure = await Promise.race([listening, exitedEarly]);
+    if (failure) {
+      await bouncer.stop();
+      throw failure;
+    }
+    return bouncer;
+  }
+
+  /** The URL of one database of the server, through this PgBouncer. */
+  url(database: string): string {
+    return `postgres://${encodeURIComponent(this.user)}@127.0.0.1:${this.port}/${encodeURIComponent(database)}`;
+  }
+
+  /** The process ids, on the server, of the connections PgBouncer holds there (its console's SHOW SERVERS). */
+  async serverPids(): Promise<number[]> {
+    const admin = new Client({ connectionString: this.url('pgbouncer') });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ remote_pid: string }>('SHOW SERVERS');
+      return rows.map((row) => Number(row.remote_pid));
+    } finally {
+      await admin.end();
+    }
+  }
+
+  /** Stops it at once (SIGTERM: immediate shutdown) and removes its folder. */
+  async stop(): Promise<void> {
+    const running = this.process.pid !== undefined && this.process.exitCode === null && this.process.signalCode === null;
+    if (running) {
+      const exited = once(this.process, 'exit');
+      this.process.kill('SIGTERM');
+      await exited;
     }
     rmSync(this.root, { recursive: true, force: true });
   }
