@@ -1,6 +1,6 @@
 import { apiKeyEnvironment, apiKeyPrefix, newApiKeySecret } from './api-key-secret';
 
-describe('API key secrets (decisions 9)', () => {
+describe('API key secrets (docs/api.md#api-keys)', () => {
   it('look like sk_<environment>_ and 43 base62 characters', () => {
     expect(newApiKeySecret('test')).toMatch(/^sk_test_[0-9A-Za-z]{43}$/);
     expect(newApiKeySecret('live')).toMatch(/^sk_live_[0-9A-Za-z]{43}$/);

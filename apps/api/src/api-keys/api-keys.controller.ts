@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthContext, idPattern, Paginated } from '@app/common';
@@ -12,6 +12,7 @@ import { OffsetPageMetaView } from '../platform/pagination/page-meta.view';
 import { ApiKeysService } from './api-keys.service';
 import { ApiKeyView, CreatedApiKeyView } from './api-key.view';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
+import { ValidBody, ValidQuery } from '../platform/validation/validated-parameters';
 import { CreateApiKeyDto } from './dto/create-api-key.dto';
 
 @ApiTag('API keys')
@@ -34,7 +35,7 @@ export class ApiKeysController {
   })
   @ApiDataResponse(CreatedApiKeyView, 201, 'The new key, with its secret')
   @ApiErrors(400, 401, 403, 429)
-  create(@Auth() auth: AuthContext, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyView> {
+  create(@Auth() auth: AuthContext, @ValidBody() body: CreateApiKeyDto): Promise<CreatedApiKeyView> {
     return this.apiKeys.create(auth, body);
   }
 
@@ -42,7 +43,7 @@ export class ApiKeysController {
   @ApiOperation({ operationId: 'listApiKeys', summary: "List the caller's API keys", description: 'Oldest first. Revoked keys are not listed; secrets never are.' })
   @ApiListResponse(ApiKeyView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
-  list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<ApiKeyView>> {
+  list(@Auth() auth: AuthContext, @ValidQuery() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<ApiKeyView>> {
     return this.apiKeys.list(auth, query, req.path);
   }
 

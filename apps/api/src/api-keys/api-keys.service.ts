@@ -9,7 +9,8 @@ import {
   ResourceNotFoundError,
 } from '@app/common';
 import { AppConfig } from '@app/config';
-import { ApiKeyEntity, ApiKeyRepository } from '@app/database';
+import { ApiKeyEntity } from '@app/database';
+import { ApiKeyRepository } from '@app/database/repositories/api-key.repository';
 import { hashSecret } from '../auth/opaque-secret';
 import { apiKeyEnvironment, apiKeyPrefix, KeyEnvironment, newApiKeySecret } from './api-key-secret';
 import { ApiKeyView, CreatedApiKeyView, toApiKeyView } from './api-key.view';

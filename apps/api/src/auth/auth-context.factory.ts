@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AccountDirectory, AccountSnapshot } from './account-directory.service';
+import { CredentialRegistry } from './credentials/credential-registry';
 
-/** What a credential proves; the account's role and plan are added by the factory. */
+/** What a credential proves, with its kind; the account's role and plan are added by the factory. */
 export type VerifiedCredential = Omit<AuthContext, 'role' | 'plan'>;
-
-const CREDENTIAL_NAMES: Record<AuthContext['credential'], string> = {
-  jwt: 'token',
-  api_key: 'API key',
-  session: 'session',
-  oauth: 'OAuth access token',
-};
 
 /** Builds every request's AuthContext in one place, whichever credential authenticated it. */
 @Injectable()
 export class AuthContextFactory {
-  constructor(private readonly accounts: AccountDirectory) {}
+  constructor(
+    private readonly accounts: AccountDirectory,
+    private readonly credentials: CredentialRegistry,
+  ) {}
 
   /**
    * The caller at once while the account's role and plan are cached, so that a credential
@@ -29,7 +26,8 @@ export class AuthContextFactory {
 
   private complete(verified: VerifiedCredential, account: AccountSnapshot | null): AuthContext {
     if (!account) {
-      throw new AuthenticationRequiredError(`The account of this ${CREDENTIAL_NAMES[verified.credential]} no longer exists.`);
+      const label = this.credentials.descriptorOf(verified.credential).accountLabel;
+      throw new AuthenticationRequiredError(`The account of this ${label} no longer exists.`);
     }
     return { ...verified, role: account.role, plan: account.plan };
   }

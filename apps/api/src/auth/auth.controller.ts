@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { AuthContext } from '@app/common';
 import { Auth } from '../platform/decorators/auth.decorator';
@@ -6,6 +6,7 @@ import { Public } from '../platform/decorators/public.decorator';
 import { ScopeArea } from '../platform/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
 import { ApiTag } from '../platform/openapi/api-tags';
+import { ValidBody } from '../platform/validation/validated-parameters';
 import { AuthService } from './auth.service';
 import { LoginDto } from './dto/login.dto';
 import { RefreshDto } from './dto/refresh.dto';
@@ -29,7 +30,7 @@ export class AuthController {
   })
   @ApiDataResponse(TokenPairView)
   @ApiErrors(400, 401, 429)
-  login(@Body() body: LoginDto): Promise<TokenPair> {
+  login(@ValidBody() body: LoginDto): Promise<TokenPair> {
     return this.auth.login(body.email, body.password);
   }
 
@@ -45,7 +46,7 @@ export class AuthController {
   })
   @ApiDataResponse(TokenPairView)
   @ApiErrors(400, 401, 429)
-  refresh(@Body() body: RefreshDto): Promise<TokenPair> {
+  refresh(@ValidBody() body: RefreshDto): Promise<TokenPair> {
     return this.auth.refresh(body.refresh_token);
   }
 

@@ -2,25 +2,27 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { AppConfig } from '@app/config';
+import { RedisTurnModule } from '../platform/redis/redis-turn.module';
 import { AccountDirectory } from './account-directory.service';
 import { AuthContextFactory } from './auth-context.factory';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { CredentialRevocationService } from './credential-revocation.service';
 import { CredentialRegistry } from './credentials/credential-registry';
 import { AuthenticationGuard } from './guards/authentication.guard';
-import { JwtAuthGuard } from './guards/jwt-auth.guard';
 import { RevocationCheckGuard } from './guards/revocation-check.guard';
 import { ScopeGuard } from './guards/scope.guard';
+import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { RouteAccessReader } from './route-access';
 import { ScopeDeclarationCheck } from './scope-declaration.check';
 import { JwtStrategy } from './strategies/jwt.strategy';
 import { PasswordHasher } from './password-hasher';
-import { TokenRevocationService } from './token-revocation.service';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
 @Module({
   imports: [
     DiscoveryModule,
+    RedisTurnModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
@@ -34,13 +36,13 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
   providers: [
     AuthService,
     TokenService,
-    TokenRevocationService,
+    CredentialRevocationService,
     AccountDirectory,
     AuthContextFactory,
     CredentialRegistry,
     PasswordHasher,
+    LoginAttemptLimiter,
     JwtStrategy,
-    JwtAuthGuard,
     ScopeDeclarationCheck,
     // Registered as global guards, in their order, by the request pipeline.
     RouteAccessReader,
@@ -48,6 +50,6 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     ScopeGuard,
     RevocationCheckGuard,
   ],
-  exports: [AuthService, TokenService, TokenRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard, RevocationCheckGuard],
+  exports: [AuthService, TokenService, CredentialRevocationService, AccountDirectory, AuthContextFactory, AuthenticationGuard, ScopeGuard, RevocationCheckGuard],
 })
 export class AuthModule {}

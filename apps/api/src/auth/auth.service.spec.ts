@@ -1,9 +1,11 @@
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
-import { RefreshTokenRepository, RotationOutcome, UserRepository } from '@app/database';
-import { LoginAttemptLimiter } from '../rate-limit/login-attempt.limiter';
+import { RotationOutcome } from '@app/database';
+import { RefreshTokenRepository } from '@app/database/repositories/refresh-token.repository';
+import { UserRepository } from '@app/database/repositories/user.repository';
+import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { AuthService } from './auth.service';
 import { PasswordHasher } from './password-hasher';
-import { TokenRevocationService } from './token-revocation.service';
+import { CredentialRevocationService } from './credential-revocation.service';
 import { TokenClaims, TokenService } from './token.service';
 
 const PAIR = { access_token: 'a', refresh_token: 'r', token_type: 'Bearer' as const, expires_in: 900 };
@@ -35,17 +37,14 @@ function setup(
     verify: jest.fn().mockReturnValue(options.claims === undefined ? CLAIMS : options.claims),
     issuePair: jest.fn().mockReturnValue({ pair: PAIR, refreshJti: 'rtk_new', refreshExpiresAt: new Date(1000) }),
   };
-  const revocations = {
-    revokeAccessToken: jest.fn().mockResolvedValue(undefined),
-    revokeFamily: jest.fn().mockResolvedValue(undefined),
-  };
+  const revocations = { revoke: jest.fn().mockResolvedValue(undefined) };
   const hasher = { verify: jest.fn().mockResolvedValue(options.passwordOk ?? true) };
   const loginAttempts = { attempt: (_email: string, check: () => Promise<unknown>) => check() };
   const service = new AuthService(
     users as unknown as UserRepository,
     refreshTokens as unknown as RefreshTokenRepository,
     tokens as unknown as TokenService,
-    revocations as unknown as TokenRevocationService,
+    revocations as unknown as CredentialRevocationService,
     hasher as unknown as PasswordHasher,
     loginAttempts as unknown as LoginAttemptLimiter,
   );
@@ -92,14 +91,14 @@ describe('AuthService', () => {
       const { service, refreshTokens, revocations } = setup({ outcome: 'reused' });
       await expect(service.refresh('token')).rejects.toThrow(/already used/);
       expect(refreshTokens.revokeFamily).toHaveBeenCalledWith('rtk_family');
-      expect(revocations.revokeFamily).toHaveBeenCalledWith('rtk_family');
+      expect(revocations.revoke).toHaveBeenCalledWith('revoked:fam:rtk_family', 15 * 60 + 60);
     });
 
     it('refuses a revoked or unknown token without revoking anything more', async () => {
       const { service, refreshTokens, revocations } = setup({ outcome: 'invalid' });
       await expect(service.refresh('token')).rejects.toBeInstanceOf(AuthenticationRequiredError);
       expect(refreshTokens.revokeFamily).not.toHaveBeenCalled();
-      expect(revocations.revokeFamily).not.toHaveBeenCalled();
+      expect(revocations.revoke).not.toHaveBeenCalled();
     });
 
     it('refuses a token that does not verify before touching the database', async () => {
@@ -123,16 +122,17 @@ describe('AuthService', () => {
 
     it('revokes the access token until it expires and its family', async () => {
       const { service, refreshTokens, revocations } = setup();
+      jest.spyOn(Date, 'now').mockReturnValueOnce(100_000);
       await service.logout(jwtAuth);
-      expect(revocations.revokeAccessToken).toHaveBeenCalledWith('jti_1', 123);
-      expect(revocations.revokeFamily).toHaveBeenCalledWith('rtk_family');
+      expect(revocations.revoke).toHaveBeenCalledWith('revoked:jti:jti_1', 23);
+      expect(revocations.revoke).toHaveBeenCalledWith('revoked:fam:rtk_family', 15 * 60 + 60);
       expect(refreshTokens.revokeFamily).toHaveBeenCalledWith('rtk_family');
     });
 
     it('leaves credentials other than a JWT alone', async () => {
       const { service, revocations } = setup();
       await service.logout({ ...jwtAuth, credential: 'api_key', familyId: undefined });
-      expect(revocations.revokeAccessToken).not.toHaveBeenCalled();
+      expect(revocations.revoke).not.toHaveBeenCalled();
     });
   });
 });

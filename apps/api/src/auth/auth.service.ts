@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError, newId } from '@app/common';
-import { RefreshTokenRepository, UserRepository } from '@app/database';
-import { LoginAttemptLimiter } from '../rate-limit/login-attempt.limiter';
+import { RefreshTokenRepository } from '@app/database/repositories/refresh-token.repository';
+import { UserRepository } from '@app/database/repositories/user.repository';
+import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { PasswordHasher } from './password-hasher';
-import { TokenRevocationService } from './token-revocation.service';
-import { TokenPair, TokenService } from './token.service';
+import { CredentialRevocationService } from './credential-revocation.service';
+import { accessTokenMark, refreshFamilyMark } from './strategies/jwt.credential';
+import { ACCESS_TOKEN_TTL_SECONDS, TokenPair, TokenService } from './token.service';
+
+/**
+ * A family mark outlives the access tokens it covers by a minute, so that a replica whose clock
+ * runs ahead (later `exp` claims) is still covered.
+ */
+const FAMILY_MARK_TTL_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60;
 
 /** Verified by login when the email is unknown, so both paths take the same time. */
 const DUMMY_HASH =
@@ -16,7 +24,7 @@ export class AuthService {
     private readonly users: UserRepository,
     private readonly refreshTokens: RefreshTokenRepository,
     private readonly tokens: TokenService,
-    private readonly revocations: TokenRevocationService,
+    private readonly revocations: CredentialRevocationService,
     private readonly hasher: PasswordHasher,
     private readonly loginAttempts: LoginAttemptLimiter,
   ) {}
@@ -72,14 +80,12 @@ export class AuthService {
   /** Revokes the access token in use and its whole refresh family. */
   async logout(auth: AuthContext): Promise<void> {
     if (auth.credential !== 'jwt' || !auth.familyId) return;
-    await Promise.all([
-      this.revocations.revokeAccessToken(auth.credentialId, auth.expiresAt ?? 0),
-      this.revokeFamily(auth.familyId),
-    ]);
+    const secondsLeft = (auth.expiresAt ?? 0) - Math.floor(Date.now() / 1000);
+    await Promise.all([this.revocations.revoke(accessTokenMark(auth.credentialId), secondsLeft), this.revokeFamily(auth.familyId)]);
   }
 
   private async revokeFamily(familyId: string): Promise<void> {
-    await Promise.all([this.refreshTokens.revokeFamily(familyId), this.revocations.revokeFamily(familyId)]);
+    await Promise.all([this.refreshTokens.revokeFamily(familyId), this.revocations.revoke(refreshFamilyMark(familyId), FAMILY_MARK_TTL_SECONDS)]);
   }
 
   private async issueInFamily(userId: string, familyId: string): Promise<TokenPair> {

@@ -1,87 +1,84 @@
-import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { AppConfig } from '@app/config';
-import { ApiKeyAuthGuard } from '../api-keys/api-key-auth.guard';
-import { OAuthTokenAuthGuard } from '../oauth/credential/oauth-token-auth.guard';
-import { SessionAuthGuard } from '../session/session-auth.guard';
-import { detectCredential as detectAmong, MISPLACED_CREDENTIAL_MESSAGES, REMOVED_METHOD_MESSAGES } from './credential-detector';
-import { CredentialCarrier } from './credentials/credential-authenticator';
-import { JwtAuthGuard } from './guards/jwt-auth.guard';
+import { AuthenticationRequiredError, CredentialKind, InvalidRequestError } from '@app/common';
+import { detectCredential, refuseRemovedMethods } from './credential-detector';
+import type { CredentialCarrier, CredentialDescriptor, CredentialStrategy } from './credentials/credential';
+import type { RouteAccess } from './route-access';
 
-/** The application's four credentials, as the registry finds them. */
-/** Detection reads only the request's headers: the strategies are never run here. */
-const unusedStrategy = <T>(): T => ({}) as T;
-const AUTHENTICATORS = [
-  new JwtAuthGuard(unusedStrategy()),
-  new ApiKeyAuthGuard(unusedStrategy()),
-  new SessionAuthGuard(unusedStrategy(), new AppConfig()),
-  new OAuthTokenAuthGuard(unusedStrategy()),
-];
-const detectCredential = (req: CredentialCarrier): string => detectAmong(req, AUTHENTICATORS).kind;
-
-function request(headers: Record<string, string>, query: Record<string, string> = {}): CredentialCarrier {
-  return { headers, query };
+/** A credential carried in an `X-<kind>` header, unless described otherwise. */
+function described(kind: CredentialKind, descriptor: Partial<CredentialDescriptor> = {}): CredentialStrategy {
+  const credential: CredentialDescriptor = {
+    kind,
+    label: kind,
+    accountLabel: kind,
+    carriage: { isCarriedBy: (req) => req.headers[`x-${kind}`] !== undefined },
+    carriedAs: `an X-${kind} header`,
+    refusal: () => `no ${kind}`,
+    ...descriptor,
+  };
+  return { credential } as CredentialStrategy;
 }
 
-const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c3JfeCJ9.c2ln';
-const KEY = 'sk_test_0123456789abcdefghijABCDEFGHIJ0123456789a';
-const COOKIE = 'theme=dark; rms_session=ses_x.secret';
-const OAUTH = 'oat_0123456789abcdefghijABCDEFGHIJ0123456789a';
+const ROUTE: RouteAccess = { isPublic: false, acceptsLegacyToken: false, acceptsClientBasic: false, userLoginOnly: false, scopeArea: null };
+const request = (headers: Record<string, string>): CredentialCarrier => ({ headers, query: {} });
 
-describe('detectCredential (decisions 9)', () => {
-  it.each([
-    [{ authorization: `Bearer ${JWT}` }, 'jwt'],
-    [{ authorization: `bearer ${JWT}` }, 'jwt'],
-    [{ authorization: `Bearer ${OAUTH}` }, 'oauth'],
-    [{ authorization: 'Bearer not-a-jwt' }, 'jwt'],
-    [{ 'x-api-key': KEY }, 'api_key'],
-    [{ cookie: COOKIE }, 'session'],
-    [{ cookie: 'theme=dark', 'x-api-key': KEY }, 'api_key'],
-  ])('names the one credential of %j', (headers, expected) => {
-    expect(detectCredential(request(headers))).toBe(expected);
+describe('detectCredential', () => {
+  const anyBearer = described('jwt', { carriage: { bearerPrefix: '' }, carriedAs: 'a bearer token', askedForAs: 'a bearer token' });
+  const prefixed = described('oauth', { carriage: { bearerPrefix: 'tok_' }, carriedAs: 'a prefixed token' });
+  const header = described('api_key', { askedForAs: 'an X-api_key header' });
+  const strategies = [anyBearer, header, prefixed];
+  const kindOf = (headers: Record<string, string>): CredentialKind => detectCredential(request(headers), ROUTE, strategies).credential.kind;
+
+  it('gives a bearer token to the credential with the longest prefix it starts with', () => {
+    expect(kindOf({ authorization: 'Bearer tok_x' })).toBe('oauth');
+    expect(kindOf({ authorization: 'bearer other' })).toBe('jwt');
+    expect(kindOf({ 'x-api_key': 'k' })).toBe('api_key');
   });
 
-  it.each([
-    ['Basic', { authorization: 'Basic dXNlcjpwYXNz' }, REMOVED_METHOD_MESSAGES.basic],
-    ['OAuth 1.0', { authorization: 'OAuth oauth_consumer_key="k", oauth_signature="s"' }, REMOVED_METHOD_MESSAGES.oauth1],
-    ['a token without Bearer', { authorization: JWT }, REMOVED_METHOD_MESSAGES.notBearer],
-    ['another scheme', { authorization: `Token ${JWT}` }, REMOVED_METHOD_MESSAGES.notBearer],
-    ['Bearer without a token', { authorization: 'Bearer' }, REMOVED_METHOD_MESSAGES.notBearer],
-    ['a first-generation key', { 'x-api-key': 'api_v1_abcdef' }, REMOVED_METHOD_MESSAGES.apiKeyV1],
-    ['X-Auth-Token', { 'x-auth-token': 'legacy' }, REMOVED_METHOD_MESSAGES.legacyToken],
-  ])('refuses %s with 401 naming the replacement', (_name, headers, message) => {
-    expect(() => detectCredential(request(headers))).toThrow(new AuthenticationRequiredError(message));
-  });
-
-  it.each([
-    ['a test API key', `Bearer ${KEY}`, MISPLACED_CREDENTIAL_MESSAGES.apiKeyAsBearer],
-    ['a live API key', `bearer sk_live_${KEY.slice('sk_test_'.length)}`, MISPLACED_CREDENTIAL_MESSAGES.apiKeyAsBearer],
-    ['a first-generation key', 'Bearer api_v1_abcdef', REMOVED_METHOD_MESSAGES.apiKeyV1],
-  ])('refuses %s sent as a bearer token with 401 naming X-API-Key', (_name, authorization, message) => {
-    expect(() => detectCredential(request({ authorization }))).toThrow(new AuthenticationRequiredError(message));
-    expect(() => detectCredential(request({ authorization, 'x-api-key': KEY }))).toThrow(new AuthenticationRequiredError(message));
-  });
-
-  it('refuses the api_key query parameter, even beside a valid credential', () => {
-    expect(() => detectCredential(request({ authorization: `Bearer ${JWT}` }, { api_key: KEY }))).toThrow(
-      new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyQuery),
+  it('refuses two credentials with 400, naming them in the order of the registry', () => {
+    expect(() => kindOf({ authorization: 'Bearer tok_x', 'x-api_key': 'k' })).toThrow(
+      new InvalidRequestError('Send exactly one credential; this request carries an X-api_key header and a prefixed token.'),
     );
   });
 
-  it('refuses a removed method before counting credentials', () => {
-    expect(() => detectCredential(request({ 'x-api-key': KEY, 'x-auth-token': 'legacy' }))).toThrow(AuthenticationRequiredError);
+  it('asks for the credentials that say how, when there is none', () => {
+    expect(() => kindOf({})).toThrow(new AuthenticationRequiredError('Authentication is required: send a bearer token or an X-api_key header.'));
   });
 
-  it.each([
-    [{ authorization: `Bearer ${JWT}`, 'x-api-key': KEY }, 'an Authorization Bearer token and an X-API-Key header'],
-    [{ authorization: `Bearer ${JWT}`, cookie: COOKIE }, 'an Authorization Bearer token and a rms_session session cookie'],
-    [{ 'x-api-key': KEY, cookie: COOKIE }, 'an X-API-Key header and a rms_session session cookie'],
-    [{ authorization: `Bearer ${OAUTH}`, 'x-api-key': KEY }, 'an X-API-Key header and an OAuth access token'],
-  ])('refuses two credentials %j with invalid_request', (headers, named) => {
-    expect(() => detectCredential(request(headers))).toThrow(InvalidRequestError);
-    expect(() => detectCredential(request(headers))).toThrow(named);
+  it('refuses a bearer token that a credential says does not go there', () => {
+    const misplacing = described('session', { misplacedAsBearer: (token) => (token.startsWith('sk_') ? 'keys go elsewhere' : null) });
+    expect(() => detectCredential(request({ authorization: 'Bearer sk_1' }), ROUTE, [anyBearer, misplacing])).toThrow(
+      new AuthenticationRequiredError('keys go elsewhere'),
+    );
+  });
+});
+
+describe('refuseRemovedMethods', () => {
+  const replacing = (kind: CredentialKind, instead: string, other?: string): CredentialStrategy =>
+    described(kind, { authorizationSchemes: { replaced: { basic: { removed: 'HTTP Basic authentication', instead } }, other } });
+
+  it('words a replaced scheme by every credential that replaced it, in registry order', () => {
+    const strategies = [replacing('jwt', 'log in'), replacing('api_key', 'send a key')];
+    expect(() => refuseRemovedMethods(request({ authorization: 'Basic x' }), ROUTE, strategies)).toThrow(
+      new AuthenticationRequiredError('HTTP Basic authentication has been removed: log in, or send a key.'),
+    );
   });
 
-  it('asks for a credential when there is none', () => {
-    expect(() => detectCredential(request({ cookie: 'theme=dark' }))).toThrow(AuthenticationRequiredError);
+  it('answers any other scheme as a credential words it, or plainly', () => {
+    expect(() => refuseRemovedMethods(request({ authorization: 'Digest x' }), ROUTE, [replacing('jwt', 'log in', 'Use Bearer.')])).toThrow(
+      new AuthenticationRequiredError('Use Bearer.'),
+    );
+    expect(() => refuseRemovedMethods(request({ authorization: 'Digest x' }), ROUTE, [])).toThrow(
+      new AuthenticationRequiredError('The Authorization header must be "Bearer <token>".'),
+    );
+  });
+
+  it('lets Basic through where the route authenticates clients with it', () => {
+    expect(() => refuseRemovedMethods(request({ authorization: 'Basic x' }), { ...ROUTE, acceptsClientBasic: true }, [replacing('jwt', 'log in')])).not.toThrow();
+  });
+
+  it("refuses each credential's removed forms, as it judges them for the route", () => {
+    const legacy = described('jwt', { removedFormIn: (req, route) => (req.headers['x-old'] !== undefined && !route.acceptsLegacyToken ? 'old is gone' : null) });
+    const old = request({ 'x-old': '1' });
+    expect(() => refuseRemovedMethods(old, ROUTE, [legacy])).toThrow(new AuthenticationRequiredError('old is gone'));
+    expect(() => refuseRemovedMethods(old, { ...ROUTE, acceptsLegacyToken: true }, [legacy])).not.toThrow();
   });
 });

@@ -1,99 +1,88 @@
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { authorizationHeader, bearerToken, CredentialAuthenticator, CredentialCarrier } from './credentials/credential-authenticator';
-
-const LOGIN_HINT = 'log in with POST /v2/auth/login and send Authorization: Bearer <access_token>';
-
-/** Each removed method and what replaced it (decisions 9). */
-export const REMOVED_METHOD_MESSAGES = {
-  basic: `HTTP Basic authentication has been removed: ${LOGIN_HINT}, or send an API key in X-API-Key.`,
-  oauth1: 'OAuth 1.0 has been removed: get an OAuth 2.0 access token from /oauth/token and send Authorization: Bearer <access_token>.',
-  notBearer: `The Authorization header must be "Bearer <token>"; other forms are not supported: ${LOGIN_HINT}.`,
-  apiKeyV1: 'First-generation API keys (api_v1_...) have been removed: create a key with POST /v2/api-keys and send it in X-API-Key.',
-  apiKeyQuery: 'API keys in the api_key query parameter are disabled: send the key in the X-API-Key header.',
-  legacyToken:
-    'X-Auth-Token is accepted only by POST /v2/auth/migrate: exchange the legacy token there for a token pair and send Authorization: Bearer <access_token>.',
-} as const;
-
-/**
- * Credentials sent in the place of another, each answered with where it goes, as removed methods
- * are: a client written for Stripe sends its secret key as a bearer token.
- */
-export const MISPLACED_CREDENTIAL_MESSAGES = {
-  apiKeyAsBearer: 'API keys are not bearer tokens: send the key in the X-API-Key header, without an Authorization header.',
-} as const;
+import { alternatives, authorizationHeader, bearerToken, CredentialCarrier, CredentialStrategy } from './credentials/credential';
+import type { RouteAccess } from './route-access';
 
 const BEARER = /^Bearer\s+\S+$/i;
 
-/** The shape of this service's API keys (`sk_live_...`, `sk_test_...`), whichever the environment. */
-const API_KEY_SECRET = /^sk_(live|test)_/;
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** The removed methods a route takes as its own credential. */
-export interface RouteCredentialExceptions {
-  /** `X-Auth-Token`, on the route that exchanges legacy tokens. */
-  legacyToken?: boolean;
-  /** `Authorization: Basic`, on the OAuth endpoints where clients authenticate with it. */
-  clientBasic?: boolean;
-}
+/** What the 401 says for an Authorization scheme no credential speaks of. */
+const UNKNOWN_SCHEME = 'The Authorization header must be "Bearer <token>".';
 
 /**
  * Refuses the removed methods (401, naming the replacement), on every route, public ones
- * included: they never authenticate, whatever else is sent, except where a route takes one
- * as its own credential.
+ * included: they never authenticate, whatever else is sent, except where a route takes one as
+ * its own credential. Only `Authorization: Bearer` is accepted, and HTTP Basic where the route
+ * authenticates clients with it; each credential words the schemes it replaced and refuses its
+ * own removed forms (docs/api.md#removed-methods).
  */
-export function refuseRemovedMethods(req: CredentialCarrier, accepted: RouteCredentialExceptions = {}): void {
+export function refuseRemovedMethods(req: CredentialCarrier, route: RouteAccess, strategies: readonly CredentialStrategy[]): void {
   const authorization = authorizationHeader(req);
-  const scheme = authorization?.split(/\s+/, 1)[0].toLowerCase();
-  if (authorization !== undefined && !BEARER.test(authorization) && !(scheme === 'basic' && accepted.clientBasic)) {
-    if (scheme === 'basic') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.basic);
-    if (scheme === 'oauth') throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.oauth1);
-    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.notBearer);
+  if (authorization !== undefined && !BEARER.test(authorization)) {
+    const scheme = authorization.split(/\s+/, 1)[0].toLowerCase();
+    if (!(scheme === 'basic' && route.acceptsClientBasic)) throw new AuthenticationRequiredError(schemeRefusal(scheme, strategies));
   }
-  if (single(req.headers['x-api-key'])?.startsWith('api_v1_')) {
-    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyV1);
+  for (const { credential } of strategies) {
+    const removed = credential.removedFormIn?.(req, route);
+    if (removed) throw new AuthenticationRequiredError(removed);
   }
-  if (typeof req.query === 'object' && req.query !== null && 'api_key' in req.query) {
-    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyQuery);
-  }
-  if (!accepted.legacyToken && req.headers['x-auth-token'] !== undefined) {
-    throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.legacyToken);
-  }
-}
-
-/** Refuses a credential sent where another kind goes (401, naming where it belongs). */
-function refuseMisplacedCredentials(req: CredentialCarrier): void {
-  const token = bearerToken(req);
-  if (token === undefined) return;
-  if (API_KEY_SECRET.test(token)) throw new AuthenticationRequiredError(MISPLACED_CREDENTIAL_MESSAGES.apiKeyAsBearer);
-  if (token.startsWith('api_v1_')) throw new AuthenticationRequiredError(REMOVED_METHOD_MESSAGES.apiKeyV1);
 }
 
 /**
- * The one credential a request carries, after refusing the removed methods, credentials sent in
- * the place of another, and requests with none (401) or more than one (400 invalid_request).
+ * The 401 for a scheme other than Bearer: what it was and what replaced it, each credential that
+ * took it over naming itself ("HTTP Basic authentication has been removed: …, or …").
  */
-export function detectCredential(
-  req: CredentialCarrier,
-  authenticators: readonly CredentialAuthenticator[],
-): CredentialAuthenticator {
-  refuseRemovedMethods(req);
-  refuseMisplacedCredentials(req);
-  const presented = authenticators.flatMap((authenticator) => {
-    const carrier = authenticator.carriedBy(req);
-    return carrier === null ? [] : [{ authenticator, carrier }];
+function schemeRefusal(scheme: string, strategies: readonly CredentialStrategy[]): string {
+  const schemes = strategies.map(({ credential }) => credential.authorizationSchemes);
+  const replacements = schemes.flatMap((known) => known?.replaced?.[scheme] ?? []);
+  if (replacements.length > 0) return `${replacements[0].removed} has been removed: ${replacements.map(({ instead }) => instead).join(', or ')}.`;
+  return schemes.map((known) => known?.other).find((message) => message !== undefined) ?? UNKNOWN_SCHEME;
+}
+
+/** Refuses a bearer token that is a credential which does not go there (401, naming where it belongs). */
+function refuseMisplacedCredentials(req: CredentialCarrier, strategies: readonly CredentialStrategy[]): void {
+  const token = bearerToken(req);
+  if (token === undefined) return;
+  for (const { credential } of strategies) {
+    const misplaced = credential.misplacedAsBearer?.(token);
+    if (misplaced) throw new AuthenticationRequiredError(misplaced);
+  }
+}
+
+/** The strategy whose bearer prefix is the longest one the token starts with. */
+function bearerClaimant(token: string | undefined, strategies: readonly CredentialStrategy[]): CredentialStrategy | undefined {
+  if (token === undefined) return undefined;
+  let claimant: CredentialStrategy | undefined;
+  let claimed = -1;
+  for (const strategy of strategies) {
+    const { carriage } = strategy.credential;
+    if ('bearerPrefix' in carriage && carriage.bearerPrefix.length > claimed && token.startsWith(carriage.bearerPrefix)) {
+      claimant = strategy;
+      claimed = carriage.bearerPrefix.length;
+    }
+  }
+  return claimant;
+}
+
+/**
+ * The strategy of the one credential a request carries, after refusing the removed methods,
+ * credentials sent in the place of another, and requests with none (401) or more than one
+ * (400 invalid_request).
+ */
+export function detectCredential(req: CredentialCarrier, route: RouteAccess, strategies: readonly CredentialStrategy[]): CredentialStrategy {
+  refuseRemovedMethods(req, route, strategies);
+  refuseMisplacedCredentials(req, strategies);
+  const bearer = bearerClaimant(bearerToken(req), strategies);
+  const presented = strategies.filter((strategy) => {
+    const { carriage } = strategy.credential;
+    return 'bearerPrefix' in carriage ? strategy === bearer : carriage.isCarriedBy(req);
   });
   if (presented.length > 1) {
     throw new InvalidRequestError(
-      `Send exactly one credential; this request carries ${presented.map(({ carrier }) => carrier).join(' and ')}.`,
+      `Send exactly one credential; this request carries ${presented.map(({ credential }) => credential.carriedAs).join(' and ')}.`,
     );
   }
   if (presented.length === 0) {
-    throw new AuthenticationRequiredError(
-      'Authentication is required: send Authorization: Bearer <token>, an X-API-Key header or the session cookie.',
-    );
+    const askedFor = strategies.flatMap(({ credential }) => (credential.askedForAs === undefined ? [] : [credential.askedForAs]));
+    throw new AuthenticationRequiredError(`Authentication is required: send ${alternatives(askedFor)}.`);
   }
-  return presented[0].authenticator;
+  return presented[0];
 }

@@ -24,7 +24,7 @@ function tokenService(env: 'test' | 'live', secret = SECRET): TokenService {
 describe('TokenService', () => {
   const service = tokenService('test');
 
-  it('issues an access and a refresh token of one family with the claims of decisions 9', () => {
+  it('issues an access and a refresh token of one family with the claims of docs/api.md#jwt', () => {
     const issued = service.issuePair('usr_1', 'rtk_family');
     const access = decode(issued.pair.access_token, { json: true }) as unknown as TokenClaims;
     const refresh = decode(issued.pair.refresh_token, { json: true }) as unknown as TokenClaims;

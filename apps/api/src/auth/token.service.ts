@@ -15,7 +15,7 @@ export function jwtAudience(env: AppConfig['APP_ENV']): string {
   return `rms:${env}`;
 }
 
-/** Claims of every token the service signs (decisions 9); `typ` is the token kind. */
+/** Claims of every token the service signs (docs/api.md#jwt); `typ` is the token kind. */
 export interface TokenClaims {
   iss: string;
   aud: string;

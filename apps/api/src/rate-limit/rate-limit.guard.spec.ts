@@ -1,8 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import { ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { SkipThrottle, ThrottlerStorage } from '@nestjs/throttler';
-import { RATE_LIMIT_THROTTLERS, RateLimitGuard } from './rate-limit.guard';
-import type { RateLimitService } from './rate-limit.service';
+import { DiscoveryService, Reflector } from '@nestjs/core';
+import { SkipThrottle } from '@nestjs/throttler';
+import type Redis from 'ioredis';
+import { AuthContext, RateLimitExceededError } from '@app/common';
+import { AppConfig } from '@app/config';
+import { connectRunRedis } from '@app/testing';
+import { CredentialRevocationService } from '../auth/credential-revocation.service';
+import type { CredentialStrategy } from '../auth/credentials/credential';
+import { CredentialRegistry } from '../auth/credentials/credential-registry';
+import { accessTokenMark, JWT_CREDENTIAL } from '../auth/strategies/jwt.credential';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
+import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { RedisTurn } from '../platform/redis/redis-turn';
+import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimitService } from './rate-limit.service';
 
 class Routes {
   limited(this: void): void {}
@@ -11,46 +23,122 @@ class Routes {
   skipped(this: void): void {}
 }
 
-async function setup() {
-  const rateLimits = { charge: jest.fn().mockResolvedValue(undefined) };
-  const guard = new RateLimitGuard(RATE_LIMIT_THROTTLERS, {} as ThrottlerStorage, new Reflector(), rateLimits as unknown as RateLimitService);
-  await guard.onModuleInit();
-  const req = { path: '/v2/users/me' };
-  const res = {};
-  const contextFor = (handler: keyof Routes): ExecutionContext =>
-    ({
-      getHandler: () => Routes.prototype[handler],
-      getClass: () => Routes,
-      switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
-    }) as unknown as ExecutionContext;
-  return { guard, rateLimits, contextFor, req, res };
-}
+@SkipThrottle()
+class SkippedRoutes extends Routes {}
 
+/** Against the test run's Redis, with the app's storage, revocation check and throttler options. */
 describe('RateLimitGuard', () => {
-  it('charges each request once to RateLimitService', async () => {
-    const { guard, rateLimits, contextFor, req, res } = await setup();
-    await expect(guard.canActivate(contextFor('limited'))).resolves.toBe(true);
-    expect(rateLimits.charge).toHaveBeenCalledTimes(1);
-    expect(rateLimits.charge).toHaveBeenCalledWith(req, res);
+  let redis: Redis;
+  let windows: FixedWindowStorage;
+  let revocations: CredentialRevocationService;
+
+  beforeAll(() => {
+    redis = connectRunRedis();
+    const turn = new RedisTurn(redis);
+    windows = new FixedWindowStorage(redis, turn);
+    const registry = new CredentialRegistry({} as DiscoveryService);
+    registry.register({ credential: JWT_CREDENTIAL } as CredentialStrategy);
+    revocations = new CredentialRevocationService(redis, turn, registry);
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  async function setup(enabled = true) {
+    const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: String(enabled) });
+    const rateLimits = new RateLimitService(windows, config);
+    const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, new Reflector(), rateLimits, revocations);
+    await guard.onModuleInit();
+    return { guard, rateLimits };
+  }
+
+  function request(auth?: AuthContext, path = '/v2/users/me') {
+    const req = { path, auth, ip: `10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}`, socket: {} } as unknown as AuthenticatedRequest;
+    const headers: Record<string, string> = {};
+    const res = { set: (written: Record<string, string>) => Object.assign(headers, written) };
+    const contextFor = (handler: keyof Routes = 'limited', controller: typeof Routes = Routes): ExecutionContext =>
+      ({
+        getHandler: () => Routes.prototype[handler],
+        getClass: () => controller,
+        switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
+      }) as unknown as ExecutionContext;
+    return { req, headers, contextFor };
+  }
+
+  const caller = (plan: AuthContext['plan'] = 'pro'): AuthContext => ({
+    userId: `usr_${randomBytes(6).toString('hex')}`,
+    role: 'user',
+    plan,
+    credential: 'jwt',
+    scopes: [],
+    credentialId: randomBytes(8).toString('hex'),
+    familyId: randomBytes(8).toString('hex'),
   });
 
-  it('lets @SkipThrottle() routes through uncounted', async () => {
-    const { guard, rateLimits, contextFor } = await setup();
+  it("counts an authenticated request against its account at its plan's limit, with its revocation check, in one round trip", async () => {
+    const { guard } = await setup();
+    const auth = caller('pro');
+    const { headers, contextFor } = request(auth);
+    const pipelines = jest.spyOn(redis, 'pipeline');
+    await expect(guard.canActivate(contextFor())).resolves.toBe(true);
+    expect(pipelines).toHaveBeenCalledTimes(1);
+    expect(headers).toMatchObject({ 'X-RateLimit-Limit': '600', 'X-RateLimit-Remaining': '599', 'RateLimit-Policy': '"pro";q=600;w=60' });
+    expect(Number(await redis.get(`ratelimit:account:${auth.userId}`))).toBe(1);
+    expect(revocations.isRevoked(auth)).toBe(false);
+  });
+
+  it('counts an anonymous request against its client IP at the free limit', async () => {
+    const { guard } = await setup();
+    const { req, headers, contextFor } = request(undefined, '/v2/auth/login');
+    await guard.canActivate(contextFor());
+    expect(headers).toMatchObject({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59' });
+    expect(Number(await redis.get(`ratelimit:ip:${req.ip}`))).toBe(1);
+  });
+
+  it('refuses a request past the limit with 429, Retry-After and the headers', async () => {
+    const { guard } = await setup();
+    const auth = caller('free');
+    await redis.set(`ratelimit:account:${auth.userId}`, '60', 'PX', 30_000);
+    const { headers, contextFor } = request(auth);
+    const refusal = guard.canActivate(contextFor());
+    await expect(refusal).rejects.toBeInstanceOf(RateLimitExceededError);
+    await expect(refusal).rejects.toMatchObject({ headers: { 'Retry-After': expect.stringMatching(/^(29|30)$/) } });
+    expect(headers).toMatchObject({ 'X-RateLimit-Remaining': '0' });
+  });
+
+  it('gives the hit of a revoked credential back to its account and leaves the request to be refused and counted later', async () => {
+    const { guard, rateLimits } = await setup();
+    const auth = caller();
+    await revocations.revoke(accessTokenMark(auth.credentialId), 60);
+    const { req, headers, contextFor } = request(auth);
+    await expect(guard.canActivate(contextFor())).resolves.toBe(true);
+    expect(headers).toEqual({});
+    expect(Number(await redis.get(`ratelimit:account:${auth.userId}`))).toBe(0);
+    expect(revocations.isRevoked(auth)).toBe(true);
+
+    req.auth = undefined;
+    await rateLimits.countRefused(req, { set: (written: Record<string, string>) => Object.assign(headers, written) } as never);
+    expect(headers).toMatchObject({ 'X-RateLimit-Remaining': '59' });
+  });
+
+  it('lets @SkipThrottle() routes and controllers through uncounted, and reads the skip per controller', async () => {
+    const { guard } = await setup();
+    const auth = caller();
+    const { contextFor } = request(auth);
     await expect(guard.canActivate(contextFor('skipped'))).resolves.toBe(true);
-    expect(rateLimits.charge).not.toHaveBeenCalled();
+    await expect(guard.canActivate(contextFor('limited', SkippedRoutes))).resolves.toBe(true);
+    expect(await redis.exists(`ratelimit:account:${auth.userId}`)).toBe(0);
+    await guard.canActivate(contextFor('limited'));
+    expect(await redis.get(`ratelimit:account:${auth.userId}`)).toBe('1');
   });
-});
 
-describe('RateLimitGuard on a controller skipped as a whole', () => {
-  @SkipThrottle()
-  class SkippedRoutes extends Routes {}
-
-  it('reads the skip per controller, also for a handler the skipped one inherits', async () => {
-    const { guard, rateLimits, contextFor } = await setup();
-    const inherited = { ...contextFor('limited'), getClass: () => SkippedRoutes } as ExecutionContext;
-    await expect(guard.canActivate(inherited)).resolves.toBe(true);
-    expect(rateLimits.charge).not.toHaveBeenCalled();
-    await expect(guard.canActivate(contextFor('limited'))).resolves.toBe(true);
-    expect(rateLimits.charge).toHaveBeenCalledTimes(1);
+  it('counts nothing on exempt paths, nor when switched off', async () => {
+    const auth = caller();
+    const on = await setup(true);
+    const off = await setup(false);
+    await on.guard.canActivate(request(auth, '/health/ready').contextFor());
+    await off.guard.canActivate(request(auth).contextFor());
+    expect(await redis.exists(`ratelimit:account:${auth.userId}`)).toBe(0);
   });
 });

@@ -1,56 +1,58 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import {
-  InjectThrottlerOptions,
-  InjectThrottlerStorage,
-  ThrottlerGuard,
-  ThrottlerModuleOptions,
-  ThrottlerStorage,
-} from '@nestjs/throttler';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerRequest } from '@nestjs/throttler';
 import type { Response } from 'express';
+import { CredentialRevocationService } from '../auth/credential-revocation.service';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
-import { PerRouteMemo } from '../platform/routing/per-route-memo';
-import { PLAN_LIMITS, RATE_WINDOW_MS } from './rate-limit.policy';
+import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { bucketOf, planOf, trackerOf } from './rate-limit.policy';
 import { RateLimitService } from './rate-limit.service';
 
 /**
- * One throttler, named `default` so that a bare `@SkipThrottle()` opts a route out; the guard
- * counts each request once, and RateLimitService picks the limit from the plan.
- */
-export const RATE_LIMIT_THROTTLERS: ThrottlerModuleOptions = { throttlers: [{ ttl: RATE_WINDOW_MS, limit: PLAN_LIMITS.free }] };
-
-/** The metadata `@SkipThrottle()` writes for the `default` throttler (the package keeps the key private). */
-const SKIP_DEFAULT_THROTTLER = 'THROTTLER:SKIPdefault';
-
-/**
- * Counts every routed request. It is a global guard registered after AuthModule's guards, so the
- * account is known: an authenticated request counts against the account at its plan's limit, a
- * `@Public()` one against its client IP. Requests refused before it (failed authentication or
- * scope check, unknown route) are counted by RateLimitedErrorFilter instead, so that none goes
- * uncounted and none is counted twice. `@SkipThrottle()` on a route opts it out.
- *
- * ThrottlerGuard's own canActivate resolves six route options through the reflector and three
- * awaits on every request; here the limit comes from the plan and the one route option, the
- * skip, is read once per handler.
+ * Counts every routed request, through @nestjs/throttler: its one throttler
+ * (RateLimitService.throttlerOptions) and `@SkipThrottle()` decide whether and at which limit,
+ * FixedWindowStorage counts. It is a global guard registered after AuthModule's authentication
+ * and scope guards, so the account is known: an authenticated request counts against the account
+ * at its plan's limit, a `@Public()` one against its client IP. Requests refused before it
+ * (failed authentication or scope check, unknown route) are counted by RateLimitedErrorFilter
+ * instead, so that none goes uncounted and none is counted twice.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  private readonly skippedRoutes: PerRouteMemo<boolean>;
-
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    @InjectThrottlerStorage() private readonly windows: FixedWindowStorage,
     reflector: Reflector,
     private readonly rateLimits: RateLimitService,
+    private readonly revocations: CredentialRevocationService,
   ) {
-    super(options, storage, reflector);
-    this.skippedRoutes = new PerRouteMemo((targets) => reflector.getAllAndOverride<boolean | undefined>(SKIP_DEFAULT_THROTTLER, targets) === true);
+    super(options, windows, reflector);
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.skippedRoutes.get(context)) return true;
+  protected override getTracker(req: AuthenticatedRequest): Promise<string> {
+    return Promise.resolve(trackerOf(req));
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string): string {
+    return bucketOf(tracker);
+  }
+
+  /**
+   * Counts the request and, in the same Redis round trip, checks whether its credential was
+   * revoked; then writes the headers, or refuses it past the limit (429 with Retry-After).
+   */
+  protected override async handleRequest({ context, limit, ttl, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
     const http = context.switchToHttp();
-    await this.rateLimits.charge(http.getRequest<AuthenticatedRequest>(), http.getResponse<Response>());
+    const req = http.getRequest<AuthenticatedRequest>();
+    const key = generateKey(context, await getTracker(req, context), throttler.name ?? 'default');
+    const [revoked, window] = await Promise.all([this.revocations.isRevoked(req.auth), this.windows.increment(key, ttl, limit)]);
+    if (revoked) {
+      // Not the account's to pay for: RevocationCheckGuard refuses the request next, and the
+      // error filter counts it by client IP, as any failed authentication.
+      await this.windows.giveBack(key);
+      return true;
+    }
+    this.rateLimits.answer(req, http.getResponse<Response>(), { bucket: key, policy: planOf(req), limit }, window);
     return true;
   }
 }

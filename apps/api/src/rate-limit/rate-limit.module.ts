@@ -1,30 +1,27 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { AuthModule } from '../auth/auth.module';
-import { FixedWindowStorage } from './fixed-window.storage';
-import { LoginAttemptLimiter } from './login-attempt.limiter';
-import { RATE_LIMIT_THROTTLERS, RateLimitGuard } from './rate-limit.guard';
+import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { RedisTurnModule } from '../platform/redis/redis-turn.module';
+import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitService } from './rate-limit.service';
 import { RateLimitedErrorFilter } from './rate-limited-error.filter';
 
 /**
- * Request limits per plan and the failed-login limit, counted in Redis so that every replica
- * enforces one limit. Global, so login code injects LoginAttemptLimiter without importing this
- * module. Its guard and filter are registered, in their place, by the request pipeline.
+ * Request limits per plan, counted in Redis so that every replica enforces one limit, with
+ * @nestjs/throttler's guard over the fixed-window storage. Its guard and filter are registered,
+ * in their place, by the request pipeline.
  */
-@Global()
 @Module({
-  // For TokenRevocationService: the count also checks a token's revocation marks.
-  imports: [AuthModule],
+  // For CredentialRevocationService: the count carries the revocation check in its round trip.
+  imports: [AuthModule, RedisTurnModule],
   providers: [
-    FixedWindowStorage,
     RateLimitService,
-    LoginAttemptLimiter,
-    { provide: getOptionsToken(), useValue: RATE_LIMIT_THROTTLERS },
+    { provide: getOptionsToken(), inject: [RateLimitService], useFactory: (rateLimits: RateLimitService) => rateLimits.throttlerOptions() },
     { provide: getStorageToken(), useExisting: FixedWindowStorage },
     RateLimitGuard,
     RateLimitedErrorFilter,
   ],
-  exports: [LoginAttemptLimiter, RateLimitGuard, RateLimitedErrorFilter],
+  exports: [RateLimitGuard, RateLimitedErrorFilter],
 })
 export class RateLimitModule {}

@@ -1,11 +1,11 @@
 import { normalizeIp } from '@nestjs/throttler';
 import type { Plan } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
-import type { FixedWindowRecord } from './fixed-window.storage';
+import type { FixedWindowRecord } from '../platform/redis/fixed-window.storage';
 
 export const RATE_WINDOW_MS = 60_000;
 
-/** Requests per window for each plan (decisions 10); `RATE_LIMIT_PLAN_LIMITS` may tune them. */
+/** Requests per window for each plan (docs/api.md#rate-limits); `RATE_LIMIT_PLAN_LIMITS` may tune them. */
 export const PLAN_LIMITS: Record<Plan, number> = { free: 60, pro: 600, enterprise: 6000 };
 
 export type PlanLimits = Record<Plan, number>;
@@ -25,17 +25,28 @@ export function isExemptPath(path: string): boolean {
   return EXEMPT_PATH.test(path);
 }
 
+/** Whom a request counts against: its account (every credential of one user shares it), else its client IP. */
+export function trackerOf(req: AuthenticatedRequest): string {
+  if (req.auth) return `account:${req.auth.userId}`;
+  return `ip:${normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+}
+
+/** Redis key of a tracker's counter: one per tracker, whatever the route. */
+export function bucketOf(tracker: string): string {
+  return `ratelimit:${tracker}`;
+}
+
 /**
- * An authenticated request counts against its account (every credential of one user shares the
- * bucket) at its plan's limit; any other against its client IP at the free limit, announced as
- * the `free` policy since that is the limit that applies.
+ * The plan whose limit applies: the account's, or for any other request the free limit, announced
+ * as the `free` policy since that is the limit that applies.
  */
+export function planOf(req: AuthenticatedRequest): Plan {
+  return req.auth?.plan ?? 'free';
+}
+
 export function quotaOf(req: AuthenticatedRequest, limits: PlanLimits = PLAN_LIMITS): RateLimitQuota {
-  if (req.auth) {
-    return { bucket: `ratelimit:account:${req.auth.userId}`, policy: req.auth.plan, limit: limits[req.auth.plan] };
-  }
-  const ip = normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-  return { bucket: `ratelimit:ip:${ip}`, policy: 'free', limit: limits.free };
+  const plan = planOf(req);
+  return { bucket: bucketOf(trackerOf(req)), policy: plan, limit: limits[plan] };
 }
 
 /** The X-RateLimit-* trio and the IETF draft RateLimit-Policy / RateLimit pair. */

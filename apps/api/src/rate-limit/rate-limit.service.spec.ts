@@ -1,13 +1,11 @@
 import type { Response } from 'express';
-import { AuthContext, AuthenticationRequiredError, RateLimitExceededError } from '@app/common';
-import type { AppConfig } from '@app/config';
-import type Redis from 'ioredis';
+import { AuthContext, RateLimitExceededError } from '@app/common';
+import { AppConfig } from '@app/config';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
-import { FixedWindowRecord, FixedWindowStorage, REVOKED } from './fixed-window.storage';
+import type { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
 import { RateLimitService } from './rate-limit.service';
-import { TokenRevocationService } from '../auth/token-revocation.service';
 
-function setup(options: { enabled?: boolean; totalHits?: number; revoked?: boolean } = {}) {
+function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
   const totalHits = options.totalHits ?? 1;
   const record: FixedWindowRecord = {
     totalHits,
@@ -16,64 +14,73 @@ function setup(options: { enabled?: boolean; totalHits?: number; revoked?: boole
     timeToBlockExpire: totalHits > 60 ? 30 : 0,
     endsAt: 1_700_000_030_000,
   };
-  const windows = { hit: jest.fn().mockResolvedValue(options.revoked ? REVOKED : record) };
-  const config = { RATE_LIMIT_ENABLED: options.enabled === false ? 'false' : 'true' } as AppConfig;
-  const revocations = new TokenRevocationService({} as Redis);
-  const service = new RateLimitService(windows as unknown as FixedWindowStorage, revocations, config);
+  const windows = { increment: jest.fn().mockResolvedValue(record) };
+  const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: options.enabled === false ? 'false' : 'true' });
+  const service = new RateLimitService(windows as unknown as FixedWindowStorage, config);
   const set = jest.fn();
   return { service, windows, set, res: { set } as unknown as Response };
 }
 
-function requestTo(path: string): AuthenticatedRequest {
-  return { path, ip: '203.0.113.9', socket: {} } as unknown as AuthenticatedRequest;
+function requestTo(path: string, auth?: Partial<AuthContext>): AuthenticatedRequest {
+  return { path, auth, ip: '203.0.113.9', socket: {} } as unknown as AuthenticatedRequest;
 }
 
 describe('RateLimitService', () => {
-  it('counts a request against its bucket for one window and writes the headers', async () => {
-    const { service, windows, set, res } = setup({ totalHits: 1 });
-    await service.charge(requestTo('/v2/auth/login'), res);
-    expect(windows.hit).toHaveBeenCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60, []);
-    expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '59', RateLimit: '"free";r=59;t=30' }));
+  describe('countRefused', () => {
+    it('counts a refused request against its bucket for one window and writes the headers', async () => {
+      const { service, windows, set, res } = setup({ totalHits: 1 });
+      await service.countRefused(requestTo('/v2/auth/login'), res);
+      expect(windows.increment).toHaveBeenCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60);
+      expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '59', RateLimit: '"free";r=59;t=30' }));
+    });
+
+    it('counts a request refused by a permission check against its account', async () => {
+      const { service, windows, res } = setup();
+      await service.countRefused(requestTo('/v2/webhooks', { userId: 'usr_1', plan: 'pro' }), res);
+      expect(windows.increment).toHaveBeenCalledWith('ratelimit:account:usr_1', 60_000, 600);
+    });
+
+    it('counts a request once, however often it is refused, and not one the guard counted', async () => {
+      const { service, windows, res } = setup();
+      const req = requestTo('/v2/users/me');
+      await service.countRefused(req, res);
+      await service.countRefused(req, res);
+      const counted = requestTo('/v2/users/me');
+      service.answer(counted, res, { bucket: 'ratelimit:ip:203.0.113.9', policy: 'free', limit: 60 }, await windows.increment());
+      await service.countRefused(counted, res);
+      expect(windows.increment).toHaveBeenCalledTimes(2);
+    });
+
+    it('answers past the limit with the seconds left in the window', async () => {
+      const { service, set, res } = setup({ totalHits: 61 });
+      const refusal = service.countRefused(requestTo('/v2/users/me'), res);
+      await expect(refusal).rejects.toBeInstanceOf(RateLimitExceededError);
+      await expect(refusal).rejects.toMatchObject({ headers: { 'Retry-After': '30' } });
+      expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '0' }));
+    });
+
+    it('does not count exempt paths, nor anything when switched off', async () => {
+      const on = setup();
+      await on.service.countRefused(requestTo('/health/ready'), on.res);
+      const off = setup({ enabled: false });
+      await off.service.countRefused(requestTo('/v2/users/me'), off.res);
+      expect(on.windows.increment).not.toHaveBeenCalled();
+      expect(off.windows.increment).not.toHaveBeenCalled();
+      expect(on.set).not.toHaveBeenCalled();
+    });
   });
 
-  it("checks a token's revocation marks in the same call and refuses a revoked token as anonymous", async () => {
-    const { service, windows, res } = setup({ revoked: true });
-    const auth = { userId: 'usr_1', plan: 'free', credential: 'jwt', credentialId: 'jti_1', familyId: 'fam_1' } as AuthContext;
-    const req = { ...requestTo('/v2/users/me'), auth } as AuthenticatedRequest;
-    await expect(service.charge(req, res)).rejects.toBeInstanceOf(AuthenticationRequiredError);
-    expect(windows.hit).toHaveBeenCalledWith('ratelimit:account:usr_1', 60_000, 60, ['revoked:jti:jti_1', 'revoked:fam:fam_1']);
-    expect(req.auth).toBeUndefined();
-    windows.hit.mockResolvedValue({ totalHits: 1, timeToExpire: 30, isBlocked: false, timeToBlockExpire: 0, endsAt: 0 });
-    await service.charge(req, res);
-    expect(windows.hit).toHaveBeenLastCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60, []);
-  });
-
-  it('counts a request once, however often it is charged', async () => {
-    const { service, windows, res } = setup();
-    const req = requestTo('/v2/users/me');
-    await service.charge(req, res);
-    await service.charge(req, res);
-    expect(windows.hit).toHaveBeenCalledTimes(1);
-  });
-
-  it('refuses a request past the limit with the seconds left in the window', async () => {
-    const { service, set, res } = setup({ totalHits: 61 });
-    const refusal = service.charge(requestTo('/v2/users/me'), res);
-    await expect(refusal).rejects.toBeInstanceOf(RateLimitExceededError);
-    await expect(refusal).rejects.toMatchObject({ headers: { 'Retry-After': '30' } });
-    expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '0' }));
-  });
-
-  it('does not count exempt paths', async () => {
-    const { service, windows, set, res } = setup();
-    await service.charge(requestTo('/health/ready'), res);
-    expect(windows.hit).not.toHaveBeenCalled();
-    expect(set).not.toHaveBeenCalled();
-  });
-
-  it('does nothing when switched off', async () => {
-    const { service, windows, res } = setup({ enabled: false });
-    await service.charge(requestTo('/v2/users/me'), res);
-    expect(windows.hit).not.toHaveBeenCalled();
+  it("gives the throttler a one-minute window at the plan's limit, skipped where nothing counts", () => {
+    const { service } = setup();
+    const contextOf = (req: AuthenticatedRequest) => ({ switchToHttp: () => ({ getRequest: () => req }) }) as never;
+    const options = service.throttlerOptions();
+    if (Array.isArray(options)) throw new Error('Expected module options with common settings.');
+    const [throttler] = options.throttlers;
+    expect(throttler).toMatchObject({ name: 'default', ttl: 60_000 });
+    const limit = throttler.limit as (context: never) => number;
+    expect(limit(contextOf(requestTo('/v2/users/me', { plan: 'enterprise' })))).toBe(6000);
+    expect(limit(contextOf(requestTo('/v2/auth/login')))).toBe(60);
+    expect(options.skipIf?.(contextOf(requestTo('/metrics')))).toBe(true);
+    expect(options.skipIf?.(contextOf(requestTo('/v2/users/me')))).toBe(false);
   });
 });

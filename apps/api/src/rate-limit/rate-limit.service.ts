@@ -1,23 +1,28 @@
-import { Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import type { ThrottlerModuleOptions } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AppConfig } from '@app/config';
 import { RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
-import { TokenRevocationService } from '../auth/token-revocation.service';
-import { FixedWindowStorage, REVOKED } from './fixed-window.storage';
-import { isExemptPath, PlanLimits, quotaOf, RATE_WINDOW_MS, rateLimitHeaders } from './rate-limit.policy';
+import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders } from './rate-limit.policy';
 
-/** The per-plan request limit: counts requests in Redis and writes the rate-limit headers. */
+const requestOf = (context: ExecutionContext): AuthenticatedRequest => context.switchToHttp().getRequest<AuthenticatedRequest>();
+
+/**
+ * The per-plan request limit, as configured: which requests count, at which limit, and what the
+ * answer says. RateLimitGuard counts routed requests through @nestjs/throttler; the error filter
+ * counts those refused before it, here.
+ */
 @Injectable()
 export class RateLimitService {
   private readonly enabled: boolean;
   private readonly limits: PlanLimits;
   /** Requests already counted: the guard and the error filter may both see one request. */
-  private readonly charged = new WeakSet<AuthenticatedRequest>();
+  private readonly counted = new WeakSet<AuthenticatedRequest>();
 
   constructor(
     private readonly windows: FixedWindowStorage,
-    private readonly revocations: TokenRevocationService,
     config: AppConfig,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED === 'true';
@@ -25,25 +30,34 @@ export class RateLimitService {
   }
 
   /**
-   * Counts the request, once, against its quota and writes the headers; past the limit throws
-   * RateLimitExceededError (429 with Retry-After). Exempt paths are neither counted nor marked.
-   * The credential's revocation is checked in the same call: a revoked one is not counted
-   * against the account but refused with the 401 of authentication, the request anonymous
-   * again, so that the error filter counts it by client IP like any failed authentication.
+   * The one throttler RateLimitGuard runs, named `default` so that a bare `@SkipThrottle()` opts a
+   * route out: a window a minute long at the limit of the request's plan, skipped when the limit
+   * is switched off or the path is exempt.
    */
-  async charge(req: AuthenticatedRequest, res: Response): Promise<void> {
-    if (!this.enabled || this.charged.has(req) || isExemptPath(req.path)) return;
-    this.charged.add(req);
-    const quota = quotaOf(req, this.limits);
-    const auth = req.auth;
-    const window = await this.windows.hit(quota.bucket, RATE_WINDOW_MS, quota.limit, this.revocations.pendingMarks(auth));
-    if (window === REVOKED) {
-      this.charged.delete(req);
-      req.auth = undefined;
-      throw this.revocations.revokedError(auth);
-    }
-    if (auth) this.revocations.settle(auth);
+  throttlerOptions(): ThrottlerModuleOptions {
+    return {
+      skipIf: (context) => !this.counts(requestOf(context)),
+      throttlers: [{ name: 'default', ttl: RATE_WINDOW_MS, limit: (context) => this.limits[planOf(requestOf(context))] }],
+    };
+  }
+
+  /** Whether the request counts at all: exempt paths are neither counted nor answered with the headers. */
+  counts(req: AuthenticatedRequest): boolean {
+    return this.enabled && !isExemptPath(req.path);
+  }
+
+  /** Writes the headers of a counted request; past the limit throws RateLimitExceededError (429 with Retry-After). */
+  answer(req: AuthenticatedRequest, res: Response, quota: RateLimitQuota, window: FixedWindowRecord): void {
+    this.counted.add(req);
     res.set(rateLimitHeaders(quota, window));
     if (window.isBlocked) throw new RateLimitExceededError(window.timeToBlockExpire);
+  }
+
+  /** Counts a request refused before RateLimitGuard counted it, against its quota, once. */
+  async countRefused(req: AuthenticatedRequest, res: Response): Promise<void> {
+    if (!this.counts(req) || this.counted.has(req)) return;
+    this.counted.add(req);
+    const quota = quotaOf(req, this.limits);
+    this.answer(req, res, quota, await this.windows.increment(quota.bucket, RATE_WINDOW_MS, quota.limit));
   }
 }

@@ -4,8 +4,8 @@ import type { AppExceptionFilter } from '../platform/filters/app-exception.filte
 import type { RateLimitService } from './rate-limit.service';
 import { RateLimitedErrorFilter } from './rate-limited-error.filter';
 
-function setup(charge: () => Promise<void>) {
-  const rateLimits = { charge: jest.fn(charge) };
+function setup(countRefused: () => Promise<void>) {
+  const rateLimits = { countRefused: jest.fn(countRefused) };
   const errors = { catch: jest.fn() };
   const filter = new RateLimitedErrorFilter(rateLimits as unknown as RateLimitService, errors as unknown as AppExceptionFilter);
   const req = { path: '/v2/users/me' };
@@ -20,7 +20,7 @@ describe('RateLimitedErrorFilter', () => {
   it('counts the request, then renders the error', async () => {
     const { filter, rateLimits, errors, host, req, res } = setup(() => Promise.resolve());
     await filter.catch(unauthenticated, host);
-    expect(rateLimits.charge).toHaveBeenCalledWith(req, res);
+    expect(rateLimits.countRefused).toHaveBeenCalledWith(req, res);
     expect(errors.catch).toHaveBeenCalledWith(unauthenticated, host);
   });
 

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiCookieAuth, ApiHeader, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthContext } from '@app/common';
@@ -10,6 +10,7 @@ import { ScopeArea } from '../platform/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
 import { ApiTag } from '../platform/openapi/api-tags';
 import { responseHeaders } from '../platform/openapi/http-headers';
+import { ValidBody } from '../platform/validation/validated-parameters';
 import { SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from './session-cookie';
 import { SessionLoginView } from './session-login.view';
 import { SessionService } from './session.service';
@@ -32,7 +33,7 @@ export class SessionController {
   })
   @ApiDataResponse(SessionLoginView, 200, 'Logged in: the session cookie is set', ['Set-Cookie'])
   @ApiErrors(400, 401, 429)
-  async login(@Body() body: LoginDto, @Res({ passthrough: true }) res: Response): Promise<SessionLoginView> {
+  async login(@ValidBody() body: LoginDto, @Res({ passthrough: true }) res: Response): Promise<SessionLoginView> {
     const started = await this.sessions.login(body.email, body.password);
     res.cookie(sessionCookieName(this.config), started.cookieValue, sessionCookieOptions(this.config));
     return started.view;

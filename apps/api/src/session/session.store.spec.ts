@@ -1,6 +1,9 @@
+import type { DiscoveryService } from '@nestjs/core';
 import type Redis from 'ioredis';
 import { connectRunRedis } from '@app/testing';
-import { TokenRevocationService } from '../auth/token-revocation.service';
+import { CredentialRevocationService } from '../auth/credential-revocation.service';
+import { CredentialRegistry } from '../auth/credentials/credential-registry';
+import { RedisTurn } from '../platform/redis/redis-turn';
 import { SESSION_TTL_SECONDS, SessionStore } from './session.store';
 
 /** Against the test run's Redis: sessions are Redis records, remembered by the process for a minute. */
@@ -10,7 +13,7 @@ describe('SessionStore', () => {
 
   beforeAll(() => {
     redis = connectRunRedis();
-    store = new SessionStore(redis, new TokenRevocationService(redis));
+    store = new SessionStore(redis, new CredentialRevocationService(redis, new RedisTurn(redis), new CredentialRegistry({} as DiscoveryService)));
   });
   afterAll(async () => {
     await redis.quit();

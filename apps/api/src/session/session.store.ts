@@ -4,7 +4,7 @@ import { isId, newId } from '@app/common';
 import { REDIS } from '@app/database';
 import { hashSecret, newOpaqueSecret, secretsEqual } from '../auth/opaque-secret';
 import { ExpiringMap } from '../platform/cache/expiring-map';
-import { TokenRevocationService } from '../auth/token-revocation.service';
+import { CredentialRevocationService } from '../auth/credential-revocation.service';
 
 /** A session lasts a day from login; it is not extended by use. */
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
@@ -25,6 +25,9 @@ interface SessionRecord extends StoredSession {
 
 const key = (id: string): string => `session:${id}`;
 
+/** The mark an ended session leaves, so that replicas that remember it refuse it. */
+export const sessionRevocationMark = (id: string): string => `revoked:ses:${id}`;
+
 /**
  * Login sessions in Redis, shared by every replica. The cookie value is `<session id>.<secret>`;
  * Redis holds the secret's SHA-256 only, so a copy of Redis cannot be replayed as cookies, and
@@ -36,7 +39,7 @@ export class SessionStore {
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
-    private readonly revocations: TokenRevocationService,
+    private readonly revocations: CredentialRevocationService,
   ) {}
 
   async create(userId: string): Promise<{ session: StoredSession; cookieValue: string }> {
@@ -62,7 +65,7 @@ export class SessionStore {
    * The session a cookie value names, as `find`, but answered from memory when this process read
    * it in the last minute. Such a session may have ended since on another replica: the caller
    * checks its revocation mark in Redis later in the same request, as the request pipeline does
-   * (`TokenRevocationService.pendingMarks`) in the same round trip as the rate-limit count.
+   * (`CredentialRevocationService`) in the same round trip as the rate-limit count.
    */
   async findRemembered(cookieValue: string): Promise<StoredSession | null> {
     const cookie = parseCookie(cookieValue);
@@ -78,7 +81,7 @@ export class SessionStore {
   /** Ends the session on every replica: its mark refuses the sessions they remember. */
   async destroy(id: string): Promise<void> {
     this.remembered.delete(id);
-    await this.revocations.revokeSession(id, SESSION_TTL_SECONDS);
+    await this.revocations.revoke(sessionRevocationMark(id), SESSION_TTL_SECONDS);
     await this.redis.del(key(id));
   }
 

@@ -2,31 +2,34 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-custom';
-import { ALL_SCOPES, AuthContext, AuthenticationRequiredError, InsufficientPermissionsError } from '@app/common';
+import { ALL_SCOPES, AuthenticationRequiredError, InsufficientPermissionsError } from '@app/common';
 import { AppConfig } from '@app/config';
-import { AuthContextFactory } from '../auth/auth-context.factory';
+import { AuthenticatesCredential, CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../auth/credentials/credential';
 import { secretsEqual } from '../auth/opaque-secret';
 import { readCookie, sessionCookieName } from './session-cookie';
+import { sessionCredential } from './session.credential';
 import { SessionStore } from './session.store';
 
-export const SESSION_STRATEGY = 'session';
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 /** Methods that change state: under a cookie they need the CSRF token, since browsers send cookies cross-site. */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The session cookie: a live server-side session, plus `X-CSRF-Token` on unsafe methods. */
 @Injectable()
-export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY) {
+@AuthenticatesCredential()
+export class SessionStrategy extends PassportStrategy(Strategy) implements CredentialStrategy {
+  readonly credential: CredentialDescriptor;
+
   constructor(
     private readonly store: SessionStore,
-    private readonly contexts: AuthContextFactory,
     private readonly config: AppConfig,
   ) {
     super();
+    this.credential = sessionCredential(config);
   }
 
-  async validate(req: Request): Promise<AuthContext> {
+  async validate(req: Request): Promise<ProvenCredential> {
     const cookie = readCookie(req.headers.cookie, sessionCookieName(this.config));
     const session = cookie ? await this.store.findRemembered(cookie) : null;
     if (!session) {
@@ -40,6 +43,6 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
         );
       }
     }
-    return this.contexts.build({ userId: session.userId, credential: 'session', scopes: ALL_SCOPES, credentialId: session.id });
+    return { userId: session.userId, scopes: ALL_SCOPES, credentialId: session.id };
   }
 }

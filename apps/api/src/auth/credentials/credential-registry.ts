@@ -1,27 +1,39 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { CredentialKind } from '@app/common';
-import { AuthenticatesCredential, CredentialAuthenticator } from './credential-authenticator';
+import { AuthenticatesCredential, CredentialDescriptor, CredentialStrategy } from './credential';
 
-/** Every credential authenticator of the application, found once at start. */
+/**
+ * Every credential strategy of the application, found once at start, in the order their modules
+ * are imported: error messages that list credentials list them in this order.
+ */
 @Injectable()
 export class CredentialRegistry implements OnModuleInit {
-  private authenticators: CredentialAuthenticator[] = [];
+  private strategies: CredentialStrategy[] = [];
+  private readonly byKind = new Map<CredentialKind, CredentialStrategy>();
 
   constructor(private readonly discovery: DiscoveryService) {}
 
   onModuleInit(): void {
-    const found = new Map<CredentialKind, CredentialAuthenticator>();
     for (const wrapper of this.discovery.getProviders({ metadataKey: AuthenticatesCredential.KEY })) {
-      const kind = this.discovery.getMetadataByDecorator(AuthenticatesCredential, wrapper);
-      if (kind === undefined || !wrapper.instance) continue;
-      if (found.has(kind)) throw new Error(`Two authenticators claim the ${kind} credential.`);
-      found.set(kind, wrapper.instance as CredentialAuthenticator);
+      if (wrapper.instance) this.register(wrapper.instance as CredentialStrategy);
     }
-    this.authenticators = [...found.values()];
   }
 
-  all(): readonly CredentialAuthenticator[] {
-    return this.authenticators;
+  register(strategy: CredentialStrategy): void {
+    const kind = strategy.credential.kind;
+    if (this.byKind.has(kind)) throw new Error(`Two strategies claim the ${kind} credential.`);
+    this.byKind.set(kind, strategy);
+    this.strategies = [...this.byKind.values()];
+  }
+
+  all(): readonly CredentialStrategy[] {
+    return this.strategies;
+  }
+
+  descriptorOf(kind: CredentialKind): CredentialDescriptor {
+    const strategy = this.byKind.get(kind);
+    if (!strategy) throw new Error(`No strategy authenticates the ${kind} credential.`);
+    return strategy.credential;
   }
 }

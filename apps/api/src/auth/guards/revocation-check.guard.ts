@@ -1,28 +1,30 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { AuthContext } from '@app/common';
 import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
-import { TokenRevocationService } from '../token-revocation.service';
+import { CredentialRevocationService } from '../credential-revocation.service';
 
 /**
- * The last guard: checks the revocation of a credential whose check the rate-limit count did
- * not make (a route or deployment without the limit), before the Idempotency-Key claim and the handler.
- * A revoked credential is refused as authentication refuses: 401, the request anonymous again.
+ * Refuses a revoked credential, after the rate-limit count (whose round trip already carried the
+ * check on a limited route) and before the Idempotency-Key claim and the handler. It is refused
+ * as authentication refuses: 401, the request anonymous again, so that the rate-limit error
+ * filter counts it by client IP like any failed authentication.
  */
 @Injectable()
 export class RevocationCheckGuard implements CanActivate {
-  constructor(private readonly revocations: TokenRevocationService) {}
+  constructor(private readonly revocations: CredentialRevocationService) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (this.revocations.pendingMarks(req.auth).length === 0) return true;
-    return this.check(req);
+    const auth = req.auth;
+    if (!auth) return true;
+    const revoked = this.revocations.isRevoked(auth);
+    if (typeof revoked === 'boolean') return this.verdict(req, auth, revoked);
+    return revoked.then((answer) => this.verdict(req, auth, answer));
   }
 
-  private async check(req: AuthenticatedRequest): Promise<boolean> {
-    const auth = req.auth;
-    if (auth && (await this.revocations.checkPending(auth))) {
-      req.auth = undefined;
-      throw this.revocations.revokedError(auth);
-    }
-    return true;
+  private verdict(req: AuthenticatedRequest, auth: AuthContext, revoked: boolean): true {
+    if (!revoked) return true;
+    req.auth = undefined;
+    throw this.revocations.refusal(auth);
   }
 }

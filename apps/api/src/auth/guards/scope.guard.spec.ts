@@ -1,8 +1,10 @@
 import { Controller, ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { DiscoveryService, Reflector } from '@nestjs/core';
 import { ALL_SCOPES, AuthContext, CredentialKind, InsufficientPermissionsError, Scope, SCOPE_AREAS } from '@app/common';
 import { Public } from '../../platform/decorators/public.decorator';
 import { ScopeArea } from '../../platform/decorators/scope.decorator';
+import type { CredentialDescriptor, CredentialStrategy } from '../credentials/credential';
+import { CredentialRegistry } from '../credentials/credential-registry';
 import { UserLoginOnly } from '../decorators/user-login-only.decorator';
 import { RouteAccessReader } from '../route-access';
 import { requiredScope, ScopeGuard } from './scope.guard';
@@ -31,8 +33,23 @@ function areaController(area: (typeof SCOPE_AREAS)[number]): new () => { handle:
   return AreaController;
 }
 
-describe('ScopeGuard (decisions 9)', () => {
-  const guard = new ScopeGuard(new RouteAccessReader(new Reflector()));
+/** The four credentials as the guard reads them: a label, and for the user's own logins how to name them. */
+function credentials(): CredentialRegistry {
+  const registry = new CredentialRegistry({} as DiscoveryService);
+  const described: Array<[CredentialKind, string, string?]> = [
+    ['jwt', 'access token', 'a JWT login'],
+    ['api_key', 'API key'],
+    ['session', 'session', 'a session login'],
+    ['oauth', 'OAuth token'],
+  ];
+  for (const [kind, label, userLoginAs] of described) {
+    registry.register({ credential: { kind, label, userLoginAs } as CredentialDescriptor } as CredentialStrategy);
+  }
+  return registry;
+}
+
+describe('ScopeGuard (docs/api.md#scopes)', () => {
+  const guard = new ScopeGuard(new RouteAccessReader(new Reflector()), credentials());
 
   describe.each(SCOPE_AREAS)('area %s', (area) => {
     const controller = areaController(area);
@@ -41,7 +58,7 @@ describe('ScopeGuard (decisions 9)', () => {
     it.each(['GET', 'HEAD'])('%s needs read:%s and nothing else', (method) => {
       expect(guard.canActivate(context(controller, handler, method, caller('api_key', [`read:${area}`])))).toBe(true);
       expect(() => guard.canActivate(context(controller, handler, method, caller('api_key', [`write:${area}`])))).toThrow(
-        `lacks the scope read:${area}`,
+        `This API key lacks the scope read:${area}`,
       );
     });
 
@@ -95,11 +112,11 @@ describe('ScopeGuard (decisions 9)', () => {
     expect(guard.canActivate(context(MixedController, MixedController.prototype.open, 'POST'))).toBe(true);
   });
 
-  it('refuses API keys and OAuth tokens on @UserLoginOnly routes whatever their scopes', () => {
-    for (const credential of ['api_key', 'oauth'] as const) {
+  it('refuses API keys and OAuth tokens on @UserLoginOnly routes whatever their scopes, naming the logins that may', () => {
+    for (const [credential, label] of [['api_key', 'API key'], ['oauth', 'OAuth token']] as const) {
       expect(() =>
         guard.canActivate(context(MixedController, MixedController.prototype.loginOnly, 'GET', caller(credential, ALL_SCOPES))),
-      ).toThrow(InsufficientPermissionsError);
+      ).toThrow(new InsufficientPermissionsError(`An ${label} cannot call this endpoint: use a JWT login or a session login.`));
     }
     for (const credential of ['jwt', 'session'] as const) {
       expect(guard.canActivate(context(MixedController, MixedController.prototype.loginOnly, 'GET', caller(credential, ALL_SCOPES)))).toBe(true);

@@ -1,16 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { AuthContext, CredentialKind, InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
+import { InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
 import { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
+import { alternatives } from '../credentials/credential';
+import { CredentialRegistry } from '../credentials/credential-registry';
 import { RouteAccessReader } from '../route-access';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
-
-const CREDENTIAL_LABELS: Record<CredentialKind, string> = {
-  jwt: 'access token',
-  api_key: 'API key',
-  session: 'session',
-  oauth: 'OAuth token',
-};
 
 /** GET and HEAD need `read:<area>`, every other method `write:<area>`: write does not imply read. */
 export function requiredScope(method: string, area: ScopeArea): Scope {
@@ -23,7 +18,10 @@ export function requiredScope(method: string, area: ScopeArea): Scope {
  */
 @Injectable()
 export class ScopeGuard implements CanActivate {
-  constructor(private readonly routes: RouteAccessReader) {}
+  constructor(
+    private readonly routes: RouteAccessReader,
+    private readonly credentials: CredentialRegistry,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
     const access = this.routes.of(context);
@@ -32,10 +30,9 @@ export class ScopeGuard implements CanActivate {
     const auth = req.auth;
     // Authentication runs first and sets it; its absence is a wiring defect, so fail closed.
     if (!auth) throw new Error('ScopeGuard ran before authentication.');
-    if (access.userLoginOnly && !isUserLogin(auth)) {
-      throw new InsufficientPermissionsError(
-        `An ${CREDENTIAL_LABELS[auth.credential]} cannot call this endpoint: use a JWT (POST /v2/auth/login) or a session login.`,
-      );
+    const credential = this.credentials.descriptorOf(auth.credential);
+    if (access.userLoginOnly && credential.userLoginAs === undefined) {
+      throw new InsufficientPermissionsError(`An ${credential.label} cannot call this endpoint: use ${this.userLogins()}.`);
     }
     const area = access.scopeArea;
     // The startup check refuses undeclared routes; should one slip through, it is closed.
@@ -44,13 +41,13 @@ export class ScopeGuard implements CanActivate {
     const scope = requiredScope(req.method, area);
     if (!auth.scopes.includes(scope)) {
       throw new InsufficientPermissionsError(
-        `This ${CREDENTIAL_LABELS[auth.credential]} lacks the scope ${scope} needed for ${req.method} here; it has ${auth.scopes.join(', ') || 'no scopes'}.`,
+        `This ${credential.label} lacks the scope ${scope} needed for ${req.method} here; it has ${auth.scopes.join(', ') || 'no scopes'}.`,
       );
     }
     return true;
   }
-}
 
-function isUserLogin(auth: AuthContext): boolean {
-  return auth.credential === 'jwt' || auth.credential === 'session';
+  private userLogins(): string {
+    return alternatives(this.credentials.all().flatMap(({ credential }) => (credential.userLoginAs === undefined ? [] : [credential.userLoginAs])));
+  }
 }

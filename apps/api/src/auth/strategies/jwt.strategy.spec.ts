@@ -1,13 +1,16 @@
 import type { ExecutionContext } from '@nestjs/common';
+import { DiscoveryService, Reflector } from '@nestjs/core';
 import { sign } from 'jsonwebtoken';
 import { Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { AuthenticationRequiredError } from '@app/common';
 import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
-import type { UserRepository } from '@app/database';
+import type { UserRepository } from '@app/database/repositories/user.repository';
 import { AccountDirectory } from '../account-directory.service';
 import { AuthContextFactory } from '../auth-context.factory';
-import { JwtAuthGuard } from '../guards/jwt-auth.guard';
+import { CredentialRegistry } from '../credentials/credential-registry';
+import { AuthenticationGuard } from '../guards/authentication.guard';
+import { RouteAccessReader } from '../route-access';
 import { JWT_ISSUER } from '../token.service';
 import { JwtStrategy } from './jwt.strategy';
 
@@ -24,13 +27,19 @@ function token(claims: { typ?: string; exp?: number }, secret = SECRET): string 
   );
 }
 
-function contextOf(bearer: string): { context: ExecutionContext; req: AuthenticatedRequest } {
-  const req = { headers: { authorization: `Bearer ${bearer}` }, query: {} } as unknown as AuthenticatedRequest;
-  return { req, context: { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext };
+class Routes {
+  me(this: void): void {}
 }
 
+function contextOf(bearer: string): { context: ExecutionContext; req: AuthenticatedRequest } {
+  const req = { headers: { authorization: `Bearer ${bearer}` }, query: {} } as unknown as AuthenticatedRequest;
+  const context = { getHandler: () => Routes.prototype.me, getClass: () => Routes, switchToHttp: () => ({ getRequest: () => req }) };
+  return { req, context: context as unknown as ExecutionContext };
+}
+
+/** Through the authentication guard, as requests reach the strategy. */
 describe('JwtStrategy and its verified-token cache', () => {
-  let guard: JwtAuthGuard;
+  let guard: AuthenticationGuard;
   let accounts: AccountDirectory;
   let verifications: jest.SpyInstance;
   const users = { findAccount: jest.fn() };
@@ -40,7 +49,9 @@ describe('JwtStrategy and its verified-token cache', () => {
     users.findAccount.mockReset().mockResolvedValue({ role: 'user', plan: 'free' });
     accounts = new AccountDirectory(users as unknown as UserRepository);
     const config = Object.assign(new AppConfig(), { APP_ENV: 'test', JWT_SECRET: SECRET });
-    guard = new JwtAuthGuard(new JwtStrategy(config, new AuthContextFactory(accounts)));
+    const registry = new CredentialRegistry({} as DiscoveryService);
+    registry.register(new JwtStrategy(config));
+    guard = new AuthenticationGuard(new RouteAccessReader(new Reflector()), registry, new AuthContextFactory(accounts, registry));
     // passport-jwt's typings omit the static verifier it calls, which it documents for tests.
     verifications = jest.spyOn(Strategy as unknown as { JwtVerifier: (...args: unknown[]) => void }, 'JwtVerifier');
   });

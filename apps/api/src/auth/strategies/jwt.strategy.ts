@@ -4,29 +4,26 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
-import { ALL_SCOPES, AuthContext, AuthenticationRequiredError } from '@app/common';
-import { AuthContextFactory } from '../auth-context.factory';
+import { ALL_SCOPES, AuthenticationRequiredError } from '@app/common';
+import { AuthenticatesCredential, CredentialStrategy, ProvenCredential } from '../credentials/credential';
 import { JWT_ALGORITHM, JWT_ISSUER, jwtAudience, TokenClaims } from '../token.service';
+import { JWT_CREDENTIAL } from './jwt.credential';
 import { VerifiedJwtCache } from './verified-jwt.cache';
 
-export const JWT_STRATEGY = 'jwt';
-
 const tokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /**
  * `Authorization: Bearer <access token>`: signature, algorithm, audience and kind. A token
  * verified once is taken from VerifiedJwtCache until it expires. Revocation is checked later in
- * the request, once (TokenRevocationService), with the rate-limit count.
+ * the request, once (CredentialRevocationService), in the round trip of the rate-limit count.
  */
 @Injectable()
-export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
+@AuthenticatesCredential()
+export class JwtStrategy extends PassportStrategy(Strategy) implements CredentialStrategy {
+  readonly credential = JWT_CREDENTIAL;
   private readonly verified = new VerifiedJwtCache();
 
-  constructor(
-    config: AppConfig,
-    private readonly contexts: AuthContextFactory,
-  ) {
+  constructor(config: AppConfig) {
     super({
       jwtFromRequest: tokenOf,
       // A prebuilt KeyObject: given a string, jsonwebtoken first tries (and fails) to parse it as a
@@ -42,42 +39,26 @@ export class JwtStrategy extends PassportStrategy(Strategy, JWT_STRATEGY) {
 
   /**
    * passport-jwt's verification, unless this exact token was verified before and has not
-   * expired; then, with the account cached too, the caller is known without a promise.
+   * expired; then the strategy succeeds at once, within `authenticate`.
    */
   override authenticate(req: Request, options?: object): void {
     const token = tokenOf(req);
     const claims = token === null ? undefined : this.verified.claimsOf(token);
     if (claims === undefined) return super.authenticate(req, options);
-    let auth: AuthContext | Promise<AuthContext>;
-    try {
-      auth = this.callerOf(claims);
-    } catch (error) {
-      return this.error(asError(error));
-    }
-    if (!(auth instanceof Promise)) return this.success(auth);
-    auth.then(
-      (caller) => this.success(caller),
-      (error: unknown) => this.error(asError(error)),
-    );
+    this.success(provenBy(claims));
   }
 
   /** Called by passport-jwt once it has verified a token. */
-  async validate(req: Request, claims: TokenClaims): Promise<AuthContext> {
-    const caller = await this.callerOf(claims);
+  validate(req: Request, claims: TokenClaims): ProvenCredential {
+    const proven = provenBy(claims);
     const token = tokenOf(req);
     if (token !== null) this.verified.remember(token, claims);
-    return caller;
+    return proven;
   }
+}
 
-  private callerOf(claims: TokenClaims): AuthContext | Promise<AuthContext> {
-    if (claims.typ !== 'access') throw new AuthenticationRequiredError('Use an access token, not a refresh token.');
-    return this.contexts.build({
-      userId: claims.sub,
-      credential: 'jwt',
-      scopes: ALL_SCOPES,
-      credentialId: claims.jti,
-      expiresAt: claims.exp,
-      familyId: claims.fam,
-    });
-  }
+/** What a verified access token proves; a refresh token proves nothing here. */
+function provenBy(claims: TokenClaims): ProvenCredential {
+  if (claims.typ !== 'access') throw new AuthenticationRequiredError('Use an access token, not a refresh token.');
+  return { userId: claims.sub, scopes: ALL_SCOPES, credentialId: claims.jti, expiresAt: claims.exp, familyId: claims.fam };
 }

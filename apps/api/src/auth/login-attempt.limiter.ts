@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { RateLimitExceededError } from '@app/common';
-import { FixedWindowStorage } from './fixed-window.storage';
+import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
 
 const MAX_FAILED_ATTEMPTS = 10;
 const FAILED_ATTEMPTS_WINDOW_MS = 15 * 60_000;
 
-/** Failed logins per email (decisions 10): 10 in a 15-minute window, then 429 until it ends. */
+/** Failed logins per email (docs/api.md#rate-limits): 10 in a 15-minute window, then 429 until it ends. */
 @Injectable()
 export class LoginAttemptLimiter {
   constructor(private readonly windows: FixedWindowStorage) {}

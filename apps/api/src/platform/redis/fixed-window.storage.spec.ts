@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type Redis from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { connectRunRedis } from '@app/testing';
-import { FixedWindowStorage, REVOKED } from './fixed-window.storage';
+import { FixedWindowStorage } from './fixed-window.storage';
+import { RedisTurn } from './redis-turn';
 
 /** Against the test run's Redis: the window arithmetic lives in a Lua script. */
 describe('FixedWindowStorage', () => {
@@ -11,7 +13,7 @@ describe('FixedWindowStorage', () => {
 
   beforeAll(() => {
     redis = connectRunRedis();
-    storage = new FixedWindowStorage(redis);
+    storage = new FixedWindowStorage(redis, new RedisTurn(redis));
   });
   afterAll(async () => {
     await redis.quit();
@@ -51,19 +53,37 @@ describe('FixedWindowStorage', () => {
     expect(await redis.pttl(bucket)).toBeGreaterThan(0);
   });
 
-  it('refuses a hit whose revocation mark exists, without counting it', async () => {
-    const [bucket, live, revoked] = [key(), key(), key()];
-    await redis.set(revoked, '1');
-    expect((await storage.hit(bucket, 60_000, 10, [live])) !== REVOKED).toBe(true);
-    expect(await storage.hit(bucket, 60_000, 10, [live, revoked])).toBe(REVOKED);
+  it('takes a hit back from a running window, and leaves an ended one ended', async () => {
+    const [bucket, ended] = [key(), key()];
+    await storage.increment(bucket, 60_000, 10);
+    await storage.increment(bucket, 60_000, 10);
+    await storage.giveBack(bucket);
     expect((await storage.increment(bucket, 60_000, 10)).totalHits).toBe(2);
+    expect(await redis.pttl(bucket)).toBeGreaterThan(0);
+    await storage.giveBack(ended);
+    expect(await redis.exists(ended)).toBe(0);
   });
 
   describe('hits made in the same turn of the event loop', () => {
-    const scriptCalls = (): jest.SpyInstance => jest.spyOn(redis as Redis & { chargeFixedWindows: () => unknown }, 'chargeFixedWindows');
+    /** The script calls each pipeline carries. */
+    function scriptCalls(): number[] {
+      const calls: number[] = [];
+      const pipeline = redis.pipeline.bind(redis);
+      jest.spyOn(redis, 'pipeline').mockImplementation(() => {
+        const created = pipeline() as ChainableCommander & { countFixedWindows: (...args: unknown[]) => ChainableCommander };
+        const count = created.countFixedWindows.bind(created);
+        calls.push(0);
+        created.countFixedWindows = (...args: unknown[]) => {
+          calls[calls.length - 1] += 1;
+          return count(...args);
+        };
+        return created;
+      });
+      return calls;
+    }
     afterEach(() => jest.restoreAllMocks());
 
-    it('are counted in one script call, exactly and in the order they were made', async () => {
+    it('are counted in one script call of one round trip, exactly and in the order they were made', async () => {
       const [bucket, other] = [key(), key()];
       const calls = scriptCalls();
       const windows = await Promise.all([
@@ -73,40 +93,18 @@ describe('FixedWindowStorage', () => {
         storage.increment(bucket, 60_000, 3),
         storage.increment(bucket, 60_000, 3),
       ]);
-      expect(calls).toHaveBeenCalledTimes(1);
+      expect(calls).toEqual([1]);
       expect(windows.map((window) => window.totalHits)).toEqual([1, 1, 2, 3, 4]);
       expect(windows.map((window) => window.isBlocked)).toEqual([false, false, false, false, true]);
       expect(Number(await redis.get(bucket))).toBe(4);
     });
 
-    it('refuse only the revoked hit among them', async () => {
-      const [bucket, live, revoked] = [key(), key(), key()];
-      await redis.set(revoked, '1');
-      const [first, refused, last] = await Promise.all([
-        storage.hit(bucket, 60_000, 10, [live]),
-        storage.hit(bucket, 60_000, 10, [live, revoked]),
-        storage.hit(bucket, 60_000, 10, []),
-      ]);
-      expect(refused).toBe(REVOKED);
-      expect([first, last].map((window) => (window === REVOKED ? REVOKED : window.totalHits))).toEqual([1, 2]);
-    });
-
-    it('go in calls of at most 256 hits', async () => {
+    it('go in script calls of at most 256 hits', async () => {
       const bucket = key();
       const calls = scriptCalls();
       const windows = await Promise.all(Array.from({ length: 300 }, () => storage.increment(bucket, 60_000, 1000)));
-      expect(calls).toHaveBeenCalledTimes(2);
+      expect(calls).toEqual([2]);
       expect(windows.map((window) => window.totalHits)).toEqual(Array.from({ length: 300 }, (_, n) => n + 1));
-    });
-
-    it('all fail with the error of their call', async () => {
-      const failure = new Error('Connection is closed.');
-      scriptCalls().mockRejectedValue(failure);
-      const outcomes = await Promise.allSettled([storage.increment(key(), 60_000, 3), storage.hit(key(), 60_000, 3, [key()])]);
-      expect(outcomes).toEqual([
-        { status: 'rejected', reason: failure },
-        { status: 'rejected', reason: failure },
-      ]);
     });
   });
 });

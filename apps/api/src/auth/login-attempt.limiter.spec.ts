@@ -1,5 +1,5 @@
 import { RateLimitExceededError } from '@app/common';
-import type { FixedWindowRecord, FixedWindowStorage } from './fixed-window.storage';
+import type { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
 import { LoginAttemptLimiter } from './login-attempt.limiter';
 
 /** Counts per key in memory; a window never ends within a test. */

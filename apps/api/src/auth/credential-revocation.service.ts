@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AuthContext, AuthenticationRequiredError } from '@app/common';
+import { REDIS } from '@app/database';
+import { PipelineLane, RedisTurn } from '../platform/redis/redis-turn';
+import { CredentialRegistry } from './credentials/credential-registry';
+
+/**
+ * Whether a credential has been revoked, for every API replica: a revoked credential leaves a
+ * mark in Redis, under a key its descriptor names (`revocation.marksOf`), that lasts as long as
+ * the credential could be presented. A credential whose descriptor names no marks is revoked
+ * where it is verified, and never checked here.
+ *
+ * A request's credential is checked once, whoever asks first (RateLimitGuard, so that the check
+ * goes in the round trip of the rate-limit count; else RevocationCheckGuard), and its answer kept
+ * for the rest of the request. Checks go in the turn's Redis pipeline (RedisTurn).
+ */
+@Injectable()
+export class CredentialRevocationService {
+  /** Per request's AuthContext: its answer, or the check under way. */
+  private readonly answers = new WeakMap<AuthContext, boolean | Promise<boolean>>();
+  /** One EXISTS per credential over its marks. */
+  private readonly checks: PipelineLane<readonly string[], boolean> = {
+    append: (pipeline, markSets) => {
+      for (const marks of markSets) pipeline.exists(...marks);
+      return markSets.length;
+    },
+    read: (replies) =>
+      replies.map(([error, count]) => {
+        if (error) throw error;
+        return (count as number) > 0;
+      }),
+  };
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly turn: RedisTurn,
+    private readonly credentials: CredentialRegistry,
+  ) {}
+
+  /** Revokes a credential on every replica: `mark` is one of its descriptor's marks, kept `ttlSeconds`. */
+  async revoke(mark: string, ttlSeconds: number): Promise<void> {
+    await this.redis.set(mark, '1', 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+  }
+
+  /** Whether the caller's credential is revoked: at once when it is known or has no marks, else once Redis answers. */
+  isRevoked(auth: AuthContext | undefined): boolean | Promise<boolean> {
+    if (!auth) return false;
+    const known = this.answers.get(auth);
+    if (known !== undefined) return known;
+    const marks = this.credentials.descriptorOf(auth.credential).revocation?.marksOf(auth) ?? [];
+    if (marks.length === 0) return false;
+    const answer = this.turn.add(this.checks, marks).then((revoked) => {
+      this.answers.set(auth, revoked);
+      return revoked;
+    });
+    this.answers.set(auth, answer);
+    return answer;
+  }
+
+  /** The 401 of a revoked credential, in its descriptor's words. */
+  refusal(auth: AuthContext): AuthenticationRequiredError {
+    return new AuthenticationRequiredError(this.credentials.descriptorOf(auth.credential).revocation?.message);
+  }
+}

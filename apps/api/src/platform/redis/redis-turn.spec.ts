@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import type Redis from 'ioredis';
+import { connectRunRedis } from '@app/testing';
+import { PipelineLane, RedisTurn } from './redis-turn';
+
+/** Against the test run's Redis. */
+describe('RedisTurn', () => {
+  let redis: Redis;
+  let turn: RedisTurn;
+  const key = (): string => `redis-turn-spec:${randomBytes(6).toString('hex')}`;
+
+  /** One INCR per item. */
+  const increments: PipelineLane<string, number> = {
+    append: (pipeline, keys) => {
+      for (const counter of keys) pipeline.incr(counter);
+      return keys.length;
+    },
+    read: (replies) =>
+      replies.map(([error, count]) => {
+        if (error) throw error;
+        return count as number;
+      }),
+  };
+  /** One EXISTS for all items together, answered to each. */
+  const existence: PipelineLane<string, boolean> = {
+    append: (pipeline, keys) => {
+      pipeline.exists(...keys);
+      return 1;
+    },
+    read: ([[error, count]], keys) => {
+      if (error) throw error;
+      return keys.map(() => (count as number) > 0);
+    },
+  };
+
+  beforeAll(() => {
+    redis = connectRunRedis();
+    turn = new RedisTurn(redis);
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('sends what every lane adds in one turn in one pipeline, and answers each item from its own lane', async () => {
+    const [counter, present] = [key(), key()];
+    await redis.set(present, '1');
+    const pipelines = jest.spyOn(redis, 'pipeline');
+    const answers = await Promise.all([turn.add(increments, counter), turn.add(existence, present), turn.add(increments, counter)]);
+    expect(answers).toEqual([1, true, 2]);
+    expect(pipelines).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts a new pipeline for what a later turn adds', async () => {
+    const pipelines = jest.spyOn(redis, 'pipeline');
+    await turn.add(increments, key());
+    await turn.add(increments, key());
+    expect(pipelines).toHaveBeenCalledTimes(2);
+  });
+
+  it("fails the items of a lane whose command fails, and only those", async () => {
+    const list = key();
+    await redis.rpush(list, 'x');
+    const answers = await Promise.allSettled([turn.add(increments, list), turn.add(existence, list)]);
+    expect(answers[0]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/WRONGTYPE/) }) });
+    expect(answers[1]).toEqual({ status: 'fulfilled', value: true });
+  });
+
+  it('fails every item when the round trip fails', async () => {
+    const failure = new Error('Connection is closed.');
+    const failing = { pipeline: () => ({ incr: jest.fn(), exists: jest.fn(), exec: () => Promise.reject(failure) }) };
+    const broken = new RedisTurn(failing as unknown as Redis);
+    const answers = await Promise.allSettled([broken.add(increments, key()), broken.add(existence, key())]);
+    expect(answers).toEqual([
+      { status: 'rejected', reason: failure },
+      { status: 'rejected', reason: failure },
+    ]);
+  });
+});

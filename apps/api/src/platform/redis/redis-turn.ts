@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Redis, { ChainableCommander } from 'ioredis';
+import { REDIS } from '@app/database';
+import { TurnBatch } from './turn-batch';
+
+/** One command's reply in a pipeline: its error, or its result. */
+export type PipelineReply = [error: Error | null, result: unknown];
+
+/**
+ * One kind of work that goes to Redis in the turn's pipeline: how the items of one turn become
+ * commands, and how each item's result is read from those commands' replies.
+ */
+export interface PipelineLane<Item, Result> {
+  /** Appends the commands for `items` to the pipeline; returns how many commands it appended. */
+  append(pipeline: ChainableCommander, items: readonly Item[]): number;
+  /** One result per item, in order, from the replies of the appended commands; throws a failed command's error. */
+  read(replies: readonly PipelineReply[], items: readonly Item[]): readonly Result[];
+}
+
+interface Queued {
+  lane: PipelineLane<unknown, unknown>;
+  item: unknown;
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Items per pipeline: a larger burst goes in several pipelines, sent at once. */
+const MAX_ITEMS_PER_PIPELINE = 1024;
+
+/**
+ * The Redis round trip of one turn of the event loop: whatever the request pipeline sends to
+ * Redis in that turn (a credential's revocation check, the rate-limit count) goes in one
+ * pipeline, so that an authenticated request costs one round trip and, under load, many requests
+ * share it (TurnBatch). Each lane appends its own commands; a failed command fails the items of
+ * its lane, a failed round trip every item.
+ */
+@Injectable()
+export class RedisTurn {
+  private readonly turn = new TurnBatch<Queued, Settled>((queued) => this.send(queued), MAX_ITEMS_PER_PIPELINE);
+
+  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+
+  /** Sends `item` in the next pipeline, with everything else added in this turn. */
+  async add<Item, Result>(lane: PipelineLane<Item, Result>, item: Item): Promise<Result> {
+    const settled = await this.turn.add({ lane, item });
+    if (!settled.ok) throw settled.error;
+    return settled.value as Result;
+  }
+
+  private async send(queued: readonly Queued[]): Promise<Settled[]> {
+    const byLane = new Map<PipelineLane<unknown, unknown>, number[]>();
+    queued.forEach(({ lane }, index) => {
+      const positions = byLane.get(lane);
+      if (positions) positions.push(index);
+      else byLane.set(lane, [index]);
+    });
+    const pipeline = this.redis.pipeline();
+    const groups = [...byLane].map(([lane, positions]) => {
+      const items = positions.map((position) => queued[position].item);
+      return { lane, positions, items, commands: lane.append(pipeline, items) };
+    });
+    const replies = (await pipeline.exec()) ?? [];
+    const answers = new Array<Settled>(queued.length);
+    let first = 0;
+    for (const { lane, positions, items, commands } of groups) {
+      try {
+        const results = lane.read(replies.slice(first, first + commands), items);
+        positions.forEach((position, index) => (answers[position] = { ok: true, value: results[index] }));
+      } catch (error) {
+        for (const position of positions) answers[position] = { ok: false, error };
+      }
+      first += commands;
+    }
+    return answers;
+  }
+}
