@@ -6,7 +6,7 @@ import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { corsMiddleware } from './platform/cors/cors.middleware';
-import { answerClientErrorsInEnvelope } from './platform/http/client-error-responder';
+import { answerClientErrorsInEnvelope } from './platform/filters/client-error-responder';
 import { EnvelopeExpressAdapter } from './platform/http/envelope-express-adapter';
 import { bodyParserMiddleware } from './platform/middleware/body-parser.middleware';
 import { inOrder } from './platform/middleware/in-order';
@@ -21,12 +21,13 @@ import { LogOutput, ROOT_LOGGER } from './logging/root-logger';
 import { HttpMetrics } from './metrics/http-metrics';
 import { setupOpenApi } from './openapi/openapi';
 
-/** Paths served at the root, outside `/v2` (decisions 1). */
+/** Paths served at the root, outside `/v2` (docs/api.md#root-paths). */
 const ROOT_PATHS = [
   { path: 'health/{*path}', method: RequestMethod.ALL },
   { path: 'metrics', method: RequestMethod.ALL },
   { path: 'oauth/{*path}', method: RequestMethod.ALL },
   { path: '.well-known/{*path}', method: RequestMethod.ALL },
+  { path: 'console{/*path}', method: RequestMethod.ALL },
 ];
 
 /** Nest's options for the API: bodyParserMiddleware parses bodies, startup logs wait for pino, a failed start throws. */
@@ -49,8 +50,9 @@ export function configureApiApp(app: NestExpressApplication): void {
   app.disable('x-powered-by');
   app.set('etag', false);
   // Conditional requests are the service's to evaluate (RFC 9110, whatever Cache-Control says):
-  // Express must not turn an answer into a 304 on its own.
-  const express = app.getHttpAdapter().getInstance() as { request: object };
+  // Express must not turn an answer into a 304 on its own. `app.request` is Express's documented
+  // extension point; that `res.send` reads `req.fresh` is not (docs/decisions.md).
+  const express = app.getHttpAdapter().getInstance();
   Object.defineProperty(express.request, 'fresh', { get: () => false });
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it;

@@ -5,7 +5,6 @@ import { RevocationCheckGuard } from './auth/guards/revocation-check.guard';
 import { ScopeGuard } from './auth/guards/scope.guard';
 import { AppExceptionFilter } from './platform/filters/app-exception.filter';
 import { IdempotencyGuard } from './platform/idempotency/idempotency.guard';
-import { ValidationPipeBinding } from './platform/validation/validation-pipe.binding';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
 
@@ -27,8 +26,8 @@ export const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_FILTER, useExisting: AppExceptionFilter },
   { provide: APP_FILTER, useExisting: RateLimitedErrorFilter },
   // Guards: who is calling, then what that credential may do, then whether the account (or
-  // the client IP) still has requests left in its window; that count also checks the token's
-  // revocation, in the same Redis call. Then revocations no count covered; then, for writes,
+  // the client IP) still has requests left in its window, with the credential's revocation
+  // checked in the same Redis round trip. Then a revoked credential is refused; then, for writes,
   // the Idempotency-Key claim or replay (it stores the answer where Express sends it, after
   // the envelope and the filters).
   { provide: APP_GUARD, useExisting: AuthenticationGuard },
@@ -36,7 +35,6 @@ export const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_GUARD, useExisting: RateLimitGuard },
   { provide: APP_GUARD, useExisting: RevocationCheckGuard },
   { provide: APP_GUARD, useExisting: IdempotencyGuard },
-  // Validation: bodies and queries into their DTOs, every bad field listed; bound to the
-  // parameters that have something to check rather than registered as a global pipe.
-  ValidationPipeBinding,
+  // Then validation, declared on each DTO parameter (`@ValidBody()`, `@ValidQuery()`) rather
+  // than registered as a global pipe; ValidationModule refuses to start without a declaration.
 ];

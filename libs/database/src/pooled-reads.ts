@@ -19,7 +19,8 @@ export class PooledReads {
   constructor(private readonly dataSource: DataSource) {}
 
   async rows<T extends QueryResultRow>(statement: SqlStatement): Promise<T[]> {
-    // TypeORM types its PostgreSQL driver's pool as `any`; it is pg's Pool.
+    // TypeORM types its PostgreSQL driver's pool as `any` and documents it nowhere; it is pg's
+    // Pool (docs/decisions.md, "Framework internals we rely on").
     const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
     // Text and values apart: given a config object, pg copies it through property descriptors.
     const result = await pool.query<T>(statement.text, statement.values);

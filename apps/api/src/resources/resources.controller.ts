@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AuthContext, Paginated } from '@app/common';
@@ -7,13 +7,17 @@ import { ScopeArea } from '../platform/decorators/scope.decorator';
 import { ApiErrors, ApiListResponse } from '../platform/openapi/api-responses';
 import { ApiTag } from '../platform/openapi/api-tags';
 import { CursorPageMetaView, OffsetPageMetaView } from '../platform/pagination/page-meta.view';
+import { ValidBody, ValidQuery } from '../platform/validation/validated-parameters';
 import { BulkCreateResourcesDto, BulkUpdateResourcesDto } from './dto/bulk-resources.dto';
 import { CreateResourceDto } from './dto/create-resource.dto';
+import { DeleteResourceQueryDto } from './dto/delete-resource.query';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
+import { ResourceFieldsQueryDto } from './dto/resource-fields.query';
+import { ResourceListQueryDto } from './dto/resource-list.query';
 import { PatchResourceDto } from './dto/update-resource.dto';
 import { NotModified } from '../platform/conditional/not-modified';
 import { entityTag, ifNoneMatchMatches } from './entity-tag';
-import { parseDeleteQuery, parseResourceFieldsQuery, parseResourceListQuery } from './resource-list-query';
+import { OnePaginationStylePipe, requestedFields, toResourceListQuery } from './resource-list-query';
 import {
   ApiBulkResponse,
   ApiIfMatch,
@@ -49,8 +53,11 @@ export class ResourcesController {
     'A page of resources in the list form, or `id` and the requested `fields`; `meta` of the pagination style used',
   )
   @ApiErrors(400, 401, 403, 429)
-  list(@Auth() auth: AuthContext, @Query() query: Record<string, unknown>): Promise<Paginated<ResourceListEntry>> {
-    return this.resources.list(auth, parseResourceListQuery(query));
+  list(
+    @Auth() auth: AuthContext,
+    @ValidQuery(new OnePaginationStylePipe()) query: ResourceListQueryDto,
+  ): Promise<Paginated<ResourceListEntry>> {
+    return this.resources.list(auth, toResourceListQuery(query));
   }
 
   @Post()
@@ -63,7 +70,7 @@ export class ResourcesController {
   @ApiErrors(400, 401, 403, 404, 409, 422, 429)
   async create(
     @Auth() auth: AuthContext,
-    @Body() body: CreateResourceDto,
+    @ValidBody() body: CreateResourceDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ResourceView> {
     return withETag(res, await this.resources.create(auth, body));
@@ -77,7 +84,7 @@ export class ResourcesController {
   })
   @ApiBulkResponse(201, 'The new resources, in the order given')
   @ApiErrors(400, 401, 403, 404, 409, 422, 429)
-  async createMany(@Auth() auth: AuthContext, @Body() body: BulkCreateResourcesDto): Promise<Paginated<ResourceView>> {
+  async createMany(@Auth() auth: AuthContext, @ValidBody() body: BulkCreateResourcesDto): Promise<Paginated<ResourceView>> {
     return bulkResult(await this.resources.createMany(auth, body.resources));
   }
 
@@ -91,7 +98,7 @@ export class ResourcesController {
   })
   @ApiBulkResponse(200, 'The resources after the change, in the order of `ids`')
   @ApiErrors(400, 401, 403, 404, 409, 422, 429)
-  async updateMany(@Auth() auth: AuthContext, @Body() body: BulkUpdateResourcesDto): Promise<Paginated<ResourceView>> {
+  async updateMany(@Auth() auth: AuthContext, @ValidBody() body: BulkUpdateResourcesDto): Promise<Paginated<ResourceView>> {
     return bulkResult(await this.resources.updateMany(auth, body.ids, body.updates));
   }
 
@@ -109,11 +116,11 @@ export class ResourcesController {
   async get(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @Query() query: Record<string, unknown>,
+    @ValidQuery() query: ResourceFieldsQueryDto,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ResourceFieldsView> {
-    const result = await this.resources.get(auth, id, parseResourceFieldsQuery(query));
+    const result = await this.resources.get(auth, id, requestedFields(query.fields));
     // Evaluated here, whatever the request's Cache-Control: Express's own freshness check
     // ignores If-None-Match when a browser or fetch sends `Cache-Control: no-cache`.
     if (ifNoneMatchMatches(ifNoneMatch, result.version)) throw new NotModified(entityTag(result.version));
@@ -135,7 +142,7 @@ export class ResourcesController {
   async replace(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @Body() body: ReplaceResourceDto,
+    @ValidBody() body: ReplaceResourceDto,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ResourceView> {
@@ -157,7 +164,7 @@ export class ResourcesController {
   async update(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @Body() body: PatchResourceDto,
+    @ValidBody() body: PatchResourceDto,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ResourceView> {
@@ -186,10 +193,10 @@ export class ResourcesController {
   remove(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @Query() query: Record<string, unknown>,
+    @ValidQuery() query: DeleteResourceQueryDto,
     @Headers('if-match') ifMatch: string | undefined,
   ): Promise<void> {
-    return this.resources.remove(auth, id, parseDeleteQuery(query).hard, ifMatch);
+    return this.resources.remove(auth, id, query.hard === 'true', ifMatch);
   }
 }
 

@@ -10,13 +10,13 @@ import { ResourceView } from './resource.view';
 
 /** OpenAPI pieces of the resource endpoints: conditional headers, list queries. */
 
-/** A comma-separated list of `values`, as a pattern: the query parsers read nothing else. */
+/** A comma-separated list of `values`, as a pattern: the query validators accept nothing else. */
 function listPattern(values: readonly string[], itemPrefix = ''): string {
   const item = `${itemPrefix}(?:${values.join('|')})`;
   return `^${item}(?:,${item})*$`;
 }
 
-/** `sort`: fields, each at most once (the parser refuses a field sorted twice), `-` for descending. */
+/** `sort`: fields, each at most once (the validator refuses a field sorted twice), `-` for descending. */
 const SORT_PATTERN = `^(?!.*\\b(${RESOURCE_SORT_FIELDS.join('|')})\\b.*\\b\\1\\b)${listPattern(RESOURCE_SORT_FIELDS, '-?').slice(1)}`;
 
 /** A `{ data: resource }` body with its ETag header; reads that take `fields` answer a projection. */

@@ -28,7 +28,7 @@ describe('toAppError', () => {
     expect(toAppError(notFound)).toBe(notFound);
   });
 
-  describe('body-parser errors (decisions 3)', () => {
+  describe('body-parser errors (docs/api.md#request-bodies)', () => {
     it.each([
       ['entity.parse.failed', 400, 'invalid_request', 400],
       ['entity.too.large', 413, 'payload_too_large', 413],

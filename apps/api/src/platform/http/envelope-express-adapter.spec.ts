@@ -4,19 +4,18 @@ import type { Response } from 'express';
 import request from 'supertest';
 import { Paginated } from '@app/common';
 import { EnvelopeExpressAdapter } from './envelope-express-adapter';
+import { captureSends } from './send-capture';
 
 const RECORD = { id: 'res_1', name: 'Zoë "quoted" \u2028', tags: ['a'], nested: { n: 1.5 } };
 const sentBodies: unknown[] = [];
 
-/** Wraps `send` for its response, as the Idempotency-Key guard does. */
+/** Captures the sends of its response, as the Idempotency-Key guard does. */
 class CapturingGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const res = context.switchToHttp().getResponse<Response>();
-    const send = res.send.bind(res);
-    res.send = ((body?: unknown) => {
+    captureSends(context.switchToHttp().getResponse<Response>(), (body, send) => {
       sentBodies.push(body);
       return send(body);
-    }) as Response['send'];
+    });
     return true;
   }
 }
@@ -108,7 +107,7 @@ describe('EnvelopeExpressAdapter', () => {
     expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
-  it('sends through a send wrapped for the response, so that it sees the answer', async () => {
+  it('sends through the capture of the response, so that it sees the answer', async () => {
     sentBodies.length = 0;
     const captured = await request(app.getHttpServer()).get('/captured');
     expect(captured.body).toEqual({ data: RECORD });

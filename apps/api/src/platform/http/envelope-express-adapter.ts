@@ -1,6 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { Paginated } from '@app/common';
+import { isCapturingSends } from './send-capture';
 
 type Envelope = { data: unknown; meta?: Record<string, unknown> } | undefined;
 
@@ -18,8 +19,8 @@ function toEnvelope(value: unknown): Envelope {
 /**
  * Whether Express's `res.json` would do nothing but serialize, label and send: not a HEAD
  * request, not a conditional one (its freshness check could make a 304), no media type chosen
- * by the handler, no bodyless status, and no `send` wrapped for this response (the
- * Idempotency-Key guard captures the answer through one).
+ * by the handler, no bodyless status, and no capture of this response's sends (the
+ * Idempotency-Key guard stores the answer through one).
  */
 function sendsPlainJson(res: Response, status: number): boolean {
   const headers = res.req.headers;
@@ -29,7 +30,7 @@ function sendsPlainJson(res: Response, status: number): boolean {
     headers['if-modified-since'] === undefined &&
     !BODYLESS_STATUSES.has(status) &&
     res.getHeader('content-type') === undefined &&
-    !Object.prototype.hasOwnProperty.call(res, 'send')
+    !isCapturingSends(res)
   );
 }
 

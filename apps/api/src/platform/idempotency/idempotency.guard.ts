@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { PreparedAnswer } from '../http/prepared-answer';
+import { captureSends } from '../http/send-capture';
 import { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';
@@ -26,7 +27,7 @@ export function isReplayable(status: number): boolean {
 }
 
 /**
- * `Idempotency-Key` on every authenticated POST and PATCH (decisions 12), scoped to the
+ * `Idempotency-Key` on every authenticated POST and PATCH (docs/api.md#idempotency), scoped to the
  * account. The last guard claims the key, so a request refused by authentication, scopes or the
  * rate limit never holds one; validation and the handler run inside the claim. The answer is
  * captured where Express sends it, after the envelope and the exception filter, and stored
@@ -81,9 +82,8 @@ export class IdempotencyGuard implements CanActivate {
 
   /** Holds the first send of the answer until it is stored (or the key released). */
   private captureAnswer(res: Response, claim: IdempotencyClaim, fingerprint: string, secretFields: string[]): void {
-    const send = res.send.bind(res);
     let captured = false;
-    res.send = ((body?: unknown): Response => {
+    captureSends(res, (body, send) => {
       if (captured) return send(body);
       captured = true;
       void this.settle(res, claim, fingerprint, body, secretFields).finally(() => {
@@ -94,7 +94,7 @@ export class IdempotencyGuard implements CanActivate {
         }
       });
       return res;
-    }) as Response['send'];
+    });
   }
 
   private async settle(

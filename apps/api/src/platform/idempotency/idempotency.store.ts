@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { REDIS } from '@app/database';
 
-/** How long a finished answer is replayed (decisions 12). */
+/** How long a finished answer is replayed (docs/api.md#idempotency). */
 export const RESULT_TTL_SECONDS = 24 * 60 * 60;
 /** How long a claim holds when its process dies before answering. */
 export const CLAIM_TTL_SECONDS = 60;

@@ -11,8 +11,8 @@ type Parser = (req: Request, res: Response, next: (error?: unknown) => void) => 
 const parseJson: Parser = json({ limit: BODY_LIMIT, strict: false });
 const parseForm: Parser = urlencoded({ limit: BODY_LIMIT, extended: false });
 
-/** Paths that take HTML forms (OAuth token endpoint and consent page) besides JSON. */
-const FORM_PATHS = /^\/oauth\//;
+/** Paths that take HTML forms (OAuth token endpoint and consent page, the developer console) besides JSON. */
+const FORM_PATHS = /^\/(?:oauth|console)\//;
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -40,8 +40,8 @@ function run(parser: Parser, req: Request, res: Response): Promise<void> {
  * a route per excluded prefix path, which every request was matched against.
  */
 export function bodyParserMiddleware(req: Request, res: Response, next: NextFunction): void {
-  // Express 5 parses the query string again at every read of `req.query`: it is parsed once
-  // here and kept, for the text rule and every later reader.
+  // Express 5 parses the query string again at every read of `req.query`, a getter of its
+  // request prototype: an own property parsed once here shadows it (docs/decisions.md).
   Object.defineProperty(req, 'query', { value: req.query, writable: true, enumerable: true, configurable: true });
   // Most requests have no body: they pass without a promise.
   if (!hasBody(req)) {

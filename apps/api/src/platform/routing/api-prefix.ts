@@ -1,7 +1,7 @@
 import { AppError } from '@app/common';
 import type { RouteIndex } from './route-index';
 
-/** The path prefix of the API's endpoints (decisions 1: `{base_url}` is `{host_url}/v2`). */
+/** The path prefix of the API's endpoints (docs/api.md#urls-and-versions: `{base_url}` is `{host_url}/v2`). */
 export const API_PREFIX = 'v2';
 
 const PREFIXED = new RegExp(`^/${API_PREFIX}(/|$)`, 'i');

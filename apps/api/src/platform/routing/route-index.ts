@@ -88,6 +88,7 @@ export class RouteIndex {
   }
 
   private endpointRoutes(): Array<RouterLayer & { route: ExpressRoute & { path: string } }> {
+    // Express lists no routes publicly: its router's stack is read (docs/decisions.md).
     const instance = this.adapterHost.httpAdapter?.getInstance<{ router?: { stack: RouterLayer[] } }>();
     const stack = instance?.router?.stack ?? [];
     return stack.filter((layer): layer is RouterLayer & { route: ExpressRoute & { path: string } } => isEndpointRoute(layer.route));

@@ -1,8 +1,15 @@
 import { ValidationError } from '@app/common';
 import { IsInt, Min } from 'class-validator';
-import { AppValidationPipe } from './app-validation.pipe';
+import { AppValidationPipe, WordRefusals } from './app-validation.pipe';
 
 class PageDto {
+  @IsInt()
+  @Min(1)
+  page!: number;
+}
+
+@WordRefusals({ message: 'The query has invalid parameters.', undeclaredField: (name) => `${name} is not a parameter` })
+class PageQuery {
   @IsInt()
   @Min(1)
   page!: number;
@@ -38,5 +45,18 @@ describe('AppValidationPipe', () => {
     await expect(refused).rejects.toMatchObject({
       details: expect.arrayContaining([expect.objectContaining({ field: 'page' }), expect.objectContaining({ field: 'extra' })]),
     });
+  });
+
+  it("words the refusal of a DTO that declares its wording, and only of that DTO", async () => {
+    const worded = pipe.transform({ page: 0, id: 'x' }, { type: 'query', metatype: PageQuery });
+    await expect(worded).rejects.toMatchObject({
+      message: 'The query has invalid parameters.',
+      details: [
+        { field: 'id', message: 'id is not a parameter' },
+        { field: 'page', message: 'must not be less than 1' },
+      ],
+    });
+    const plain = pipe.transform({ page: 1, id: 'x' }, { type: 'body', metatype: PageDto });
+    await expect(plain).rejects.toMatchObject({ message: 'The request has invalid fields.', details: [{ field: 'id', message: 'is read-only' }] });
   });
 });

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Paramtype, PipeTransform, ValidationPipe } from '@nestjs/common';
 import { ValidationError } from '@app/common';
-import { toFieldProblems } from './validation-problems';
+import { toFieldProblems, undeclaredBodyField } from './validation-problems';
 
 /** Metatypes ValidationPipe neither validates nor converts: the value comes back as it went in. */
 const PASSED_AS_IS = new Set<unknown>([undefined, null, Object, Array, Buffer, Date]);
@@ -10,31 +10,64 @@ const PASSED_AS_IS = new Set<unknown>([undefined, null, Object, Array, Buffer, D
  * queries, and typed query values. Custom decorators are not validated, untyped values pass as
  * they are, and a route parameter (`:id`) is always a string.
  */
-export function isValidatedParameter(type: Paramtype, metatype: unknown): boolean {
+function isValidatedParameter(type: Paramtype, metatype: unknown): boolean {
   if (type === 'custom' || PASSED_AS_IS.has(metatype)) return false;
   return !(type === 'param' && metatype === String);
 }
 
-/**
- * The validation pipe: transforms plain bodies and queries into their DTOs, refuses unknown and
- * read-only fields, and lists every offending field in `details`. A value with nothing to check
- * (a string where a string is declared, or a parameter `isValidatedParameter` leaves out, should
- * a module bind the pipe there) is answered synchronously, as ValidationPipe would answer it.
- */
-export class AppValidationPipe implements PipeTransform {
-  private readonly validation = new ValidationPipe({
+/** How the refusal of a DTO reads: the error's message, and the problem of a field it does not declare. */
+export interface RefusalWording {
+  message: string;
+  undeclaredField: (name: string) => string;
+}
+
+/** The wording of a request body's DTO, which every DTO has unless it declares its own. */
+const BODY_WORDING: RefusalWording = { message: 'The request has invalid fields.', undeclaredField: undeclaredBodyField };
+
+const REFUSAL_WORDING = Symbol('refusal wording');
+
+/** Words the refusals of a DTO otherwise than those of a body's fields (a query's parameters, say). */
+export function WordRefusals(wording: RefusalWording): ClassDecorator {
+  return (dto) => Reflect.defineMetadata(REFUSAL_WORDING, wording, dto);
+}
+
+function validationWith(wording: RefusalWording): ValidationPipe {
+  return new ValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
     validationError: { target: false, value: true },
-    exceptionFactory: (errors) => new ValidationError(toFieldProblems(errors)),
+    exceptionFactory: (errors) => new ValidationError(toFieldProblems(errors, wording.undeclaredField), wording.message),
   });
+}
+
+/**
+ * The validation pipe: transforms plain bodies and queries into their DTOs, refuses unknown and
+ * read-only fields, and lists every offending field in `details`. A value with nothing to check
+ * (a string where a string is declared, or a parameter `isValidatedParameter` leaves out) is
+ * answered synchronously, as ValidationPipe would answer it.
+ */
+export class AppValidationPipe implements PipeTransform {
+  private readonly bodyValidation = validationWith(BODY_WORDING);
+  /** The ValidationPipe of each DTO that words its refusals itself. */
+  private readonly wordedValidations = new WeakMap<object, ValidationPipe>();
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     if (!isValidatedParameter(metadata.type, metadata.metatype) || (metadata.metatype === String && typeof value === 'string')) {
       return value;
     }
-    return this.validation.transform(value, metadata);
+    return this.validationFor(metadata.metatype).transform(value, metadata);
+  }
+
+  private validationFor(dto: ArgumentMetadata['metatype']): ValidationPipe {
+    if (dto === undefined) return this.bodyValidation;
+    let validation = this.wordedValidations.get(dto);
+    if (validation === undefined) {
+      const wording = Reflect.getMetadata(REFUSAL_WORDING, dto) as RefusalWording | undefined;
+      validation = wording === undefined ? this.bodyValidation : validationWith(wording);
+      this.wordedValidations.set(dto, validation);
+    }
+    return validation;
   }
 }

@@ -19,8 +19,18 @@ function childPath(parent: string, property: string, parentValue: unknown): stri
   return parent ? `${parent}.${property}` : property;
 }
 
+/** The problem of a body field no DTO declares: server-set ones are read-only, others unknown. */
+export function undeclaredBodyField(name: string): string {
+  return READ_ONLY_FIELDS.has(name) ? 'is read-only' : 'is not a known field';
+}
+
 /** Flattens class-validator's tree into `details`, with paths like `resources[3].name`. */
-export function toFieldProblems(errors: ClassValidatorError[], parent = '', parentValue?: unknown): FieldProblem[] {
+export function toFieldProblems(
+  errors: ClassValidatorError[],
+  undeclaredField: (name: string) => string = undeclaredBodyField,
+  parent = '',
+  parentValue?: unknown,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const error of errors) {
     const field = childPath(parent, error.property, parentValue);
@@ -32,15 +42,14 @@ export function toFieldProblems(errors: ClassValidatorError[], parent = '', pare
     }
     for (const [constraint, message] of constraints) {
       if (constraint === 'whitelistValidation') {
-        const readOnly = READ_ONLY_FIELDS.has(error.property);
-        problems.push({ field, message: readOnly ? 'is read-only' : 'is not a known field' });
+        problems.push({ field, message: undeclaredField(error.property) });
       } else {
         const prefix = `${error.property} `;
         problems.push({ field, message: message.startsWith(prefix) ? message.slice(prefix.length) : message });
       }
     }
     if (error.children && error.children.length > 0) {
-      problems.push(...toFieldProblems(error.children, field, error.value));
+      problems.push(...toFieldProblems(error.children, undeclaredField, field, error.value));
     }
   }
   return problems;

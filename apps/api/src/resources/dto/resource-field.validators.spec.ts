@@ -8,7 +8,7 @@ import {
   typeProblem,
 } from './resource-field.validators';
 
-describe('resource field rules (decisions 4)', () => {
+describe('resource field rules (docs/api.md#resource-fields)', () => {
   it('name: 1-100 characters after trimming', () => {
     expect(nameProblem('x')).toBeNull();
     expect(nameProblem(` ${'x'.repeat(100)} `)).toBeNull();

@@ -4,7 +4,7 @@ import { LEGACY_RESOURCE_TYPE, RESOURCE_STATUSES, RESOURCE_TYPES } from '@app/da
 
 /**
  * One validator per resource field, each answering with one message that states the whole rule
- * (decisions 4). `undefined` always passes: presence is the job of `@IsDefined`. `null` passes
+ * (docs/api.md#resource-fields). `undefined` always passes: presence is the job of `@IsDefined`. `null` passes
  * only where the field is nullable.
  */
 

@@ -2,7 +2,7 @@ import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { METADATA_VALUE_SCHEMA } from '../resource.view';
 import { DESCRIPTION_MAX, METADATA_KEY_MAX, METADATA_KEYS_MAX, NAME_MAX, TAG_MAX, TAGS_MAX } from './resource-field.validators';
 
-/** The writable fields of a resource as the OpenAPI document states their rules (decisions 4). */
+/** The writable fields of a resource as the OpenAPI document states their rules (docs/api.md#resource-fields). */
 
 /** At least one character that trimming keeps, and no NUL (the one text rule). */
 const NON_BLANK_TEXT = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';

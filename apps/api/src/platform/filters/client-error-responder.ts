@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError, newId } from '@app/common';
-import { errorAnswerFor } from '../filters/app-exception.filter';
+import { errorAnswerFor } from './app-exception.filter';
 
 /** Node's own answers to requests it cannot parse, in the service's error forms. */
 const PARSE_FAILURES: Record<string, { status: number; reason: string; message: string }> = {
@@ -24,7 +24,7 @@ function requestPath(rawPacket: unknown): string | undefined {
  * Requests that never reach Express (an oversized header block, a malformed request line) are
  * answered by Node's parser with a bare status; this answers them as a routed error would be:
  * the RFC 6749 form on the authorization server's endpoints, the envelope everywhere else, and
- * an `X-Request-ID` of its own (decisions 3: every response carries one; the request's own
+ * an `X-Request-ID` of its own (docs/api.md#errors: every response carries one; the request's own
  * header is among the bytes that could not be read).
  */
 export function answerClientErrorsInEnvelope(server: Server): void {

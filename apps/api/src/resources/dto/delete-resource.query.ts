@@ -1,0 +1,9 @@
+import { WordRefusals } from '../../platform/validation/app-validation.pipe';
+import { IsQueryFlag, RESOURCE_QUERY_WORDING } from './resource-query.validators';
+
+/** `DELETE /resources/{id}` takes `hard=true|false` only. */
+@WordRefusals(RESOURCE_QUERY_WORDING)
+export class DeleteResourceQueryDto {
+  @IsQueryFlag()
+  hard?: 'true' | 'false';
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { dataSourceOptions } from './data-source-options';
+import { PooledReads } from './pooled-reads';
+
+/**
+ * One canary per TypeORM internal the service relies on (docs/decisions.md, "Framework internals
+ * we rely on"): each fails, naming the reliance, when an upgrade changes what it uses.
+ */
+function relianceHolds(reliance: string, holds: boolean): void {
+  if (!holds) throw new Error(`Framework reliance broken: ${reliance}. See docs/decisions.md, "Framework internals we rely on".`);
+}
+
+describe('TypeORM', () => {
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    dataSource = await new DataSource(dataSourceOptions(loadConfig())).initialize();
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+  });
+
+  it("keeps its PostgreSQL driver's pg Pool in driver.master (pooled-reads.ts)", async () => {
+    const master = (dataSource.driver as unknown as { master?: unknown }).master;
+    relianceHolds("the PostgreSQL driver's `master` is the pg Pool its queries use", master instanceof Pool);
+    const rows = await new PooledReads(dataSource).rows<{ answer: number }>({ text: 'SELECT $1::int AS answer', values: [42] });
+    relianceHolds('PooledReads reads through that pool', rows.length === 1 && rows[0].answer === 42);
+  });
+
+  it('answers an UPDATE or DELETE through query() as [rows, row count] (the repositories that count affected rows)', async () => {
+    const table = `canary_${randomBytes(4).toString('hex')}`;
+    await dataSource.query(`CREATE TABLE ${table} (n int)`);
+    try {
+      await dataSource.query(`INSERT INTO ${table} (n) VALUES (1), (2)`);
+      const updated: unknown = await dataSource.query(`UPDATE ${table} SET n = n + 10 WHERE n = 1 RETURNING n`);
+      const inTransaction: unknown = await dataSource.transaction((manager) => manager.query(`DELETE FROM ${table} WHERE n = 2`));
+      relianceHolds(
+        'DataSource.query() and EntityManager.query() answer an UPDATE or DELETE with [returned rows, affected row count]',
+        JSON.stringify(updated) === '[[{"n":11}],1]' && JSON.stringify(inTransaction) === '[[],1]',
+      );
+    } finally {
+      await dataSource.query(`DROP TABLE ${table}`);
+    }
+  });
+});
