@@ -2,7 +2,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.bench/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs'] },
+  { ignores: ['dist/**', '.bench/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs', '*.cjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -33,6 +33,24 @@ export default tseslint.config(
     // Plain ES module scripts (real OAuth clients the tests spawn) are not in the TypeScript project.
     files: ['**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // A repository comes from its own file, where .dependency-cruiser.cjs sees which context imports it.
+    files: ['apps/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@app/database$',
+              importNamePattern: 'Repository$',
+              message: "Import a repository from its file: '@app/database/repositories/<name>.repository'.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Libraries are shared by both apps, the CLI and the tests: they never import an app.

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { EventCommitListener } from './event-commit-listener';
+import { EventOutbox } from './event-outbox';
 import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
@@ -34,7 +35,7 @@ const REPOSITORIES = [
   WorkerHeartbeatRepository,
 ];
 
-/** PostgreSQL through TypeORM, Redis, and the repositories every module shares. */
+/** PostgreSQL through TypeORM, Redis, the event outbox and the repositories of every context. */
 @Global()
 @Module({
   imports: [
@@ -45,7 +46,7 @@ const REPOSITORIES = [
     TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
-  providers: [...REPOSITORIES, PooledReads, EventCommitListener],
-  exports: [...REPOSITORIES, EventCommitListener, RedisModule],
+  providers: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener],
+  exports: [...REPOSITORIES, EventOutbox, EventCommitListener, RedisModule],
 })
 export class DatabaseModule {}

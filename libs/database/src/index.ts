@@ -2,6 +2,7 @@ export * from './data-source-options';
 export * from './database-preparer';
 export * from './database.module';
 export * from './event-commit-listener';
+export * from './event-outbox';
 export * from './entities';
 export * from './migrations';
 export * from './pooled-reads';

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import type { QueueOptions } from 'bullmq';
 import { AppConfig } from '@app/config';
-import { QUEUE_NAMES } from './queues';
+import { WEBHOOK_DELIVERIES_QUEUE } from './queues';
 
 /**
  * BullMQ on the app's Redis. BullMQ ignores ioredis' keyPrefix, so its keys get their own
@@ -21,11 +21,11 @@ export function queueOptions(config: AppConfig): QueueOptions {
   };
 }
 
-const QUEUES = BullModule.registerQueue(...QUEUE_NAMES.map((name) => ({ name })));
+const QUEUES = BullModule.registerQueue({ name: WEBHOOK_DELIVERIES_QUEUE });
 
 /**
- * Registers every queue. The API imports it to enqueue (`@InjectQueue(WEBHOOK_DELIVERIES_QUEUE)`);
- * the worker imports it and hosts one `@Processor(<queue>)` per queue.
+ * Registers the queue. The API imports it to enqueue (`@InjectQueue(WEBHOOK_DELIVERIES_QUEUE)`);
+ * the worker imports it to enqueue too and hosts the queue's `@Processor`.
  */
 @Module({
   imports: [

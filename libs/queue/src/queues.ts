@@ -1,14 +1,12 @@
 import type { JobsOptions } from 'bullmq';
+import type { TraceContextHeaders } from '@app/telemetry';
 
 /**
- * Queue names and job payloads, declared once for the API (producer) and the worker (consumer).
- * A job carries ids only: the worker reads the current rows, so a job never acts on stale data.
+ * The queue of webhook delivery attempts and its job payload, declared once for the API and the
+ * worker. A job carries ids only (and the trace it belongs to): the worker reads the current
+ * rows, so a job never acts on stale data.
  */
 export const WEBHOOK_DELIVERIES_QUEUE = 'webhook-deliveries';
-export const OUTBOX_RELAY_QUEUE = 'outbox-relay';
-
-export const QUEUE_NAMES = [WEBHOOK_DELIVERIES_QUEUE, OUTBOX_RELAY_QUEUE] as const;
-export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /**
  * Options of every delivery job, with its `jobId`: an attempt that throws before its outcome is
@@ -23,15 +21,6 @@ export const DELIVERY_JOB_OPTIONS: Pick<JobsOptions, 'attempts' | 'backoff'> = {
 /** One attempt at sending a stored webhook delivery (`dlv_...`). */
 export interface WebhookDeliveryJob {
   deliveryId: string;
-}
-
-/** Publish committed events (`evt_...`) to the webhooks subscribed to them. */
-export interface OutboxRelayJob {
-  eventIds: string[];
-}
-
-/** The payload type of each queue, so producers and processors agree at compile time. */
-export interface QueuePayloads {
-  [WEBHOOK_DELIVERIES_QUEUE]: WebhookDeliveryJob;
-  [OUTBOX_RELAY_QUEUE]: OutboxRelayJob;
+  /** The span the attempt is a child of (the relay's, in the trace of the change); absent when tracing is off. */
+  traceContext?: TraceContextHeaders;
 }

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ImportLegacyTokensCommand } from '../legacy-tokens/import-legacy-tokens.command';
 import { CommandDependencies } from './command-dependencies';
 import { CreateAdminCommand } from './create-admin.command';
 import { DbPrepareCommand } from './db-prepare.command';
+import { ImportLegacyTokensCommand } from './import-legacy-tokens.command';
 import { SetPlanCommand } from './set-plan.command';
 
 /** Every command, one class per file, listed here. */

@@ -5,7 +5,7 @@ import { DatabasePreparationModule } from './database-preparation.module';
 
 @Command({
   name: 'db:prepare',
-  description: 'Create the database of DATABASE_URL if it is missing, then run pending migrations',
+  description: 'Create the database of DATABASE_DIRECT_URL (default: DATABASE_URL) if it is missing, then run pending migrations',
 })
 export class DbPrepareCommand extends CommandRunner {
   constructor(private readonly dependencies: CommandDependencies) {

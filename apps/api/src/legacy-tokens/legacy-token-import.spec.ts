@@ -1,4 +1,5 @@
-import type { LegacyTokenImport, LegacyTokenImportResult, LegacyTokenRepository } from '@app/database';
+import type { LegacyTokenImport, LegacyTokenImportResult } from '@app/database';
+import type { LegacyTokenRepository } from '@app/database/repositories/legacy-token.repository';
 import { importLegacyTokenFile, parseLegacyTokenFile } from './legacy-token-import';
 
 describe('parseLegacyTokenFile', () => {

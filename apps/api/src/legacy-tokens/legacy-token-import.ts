@@ -1,4 +1,5 @@
-import type { LegacyTokenImport, LegacyTokenRepository } from '@app/database';
+import type { LegacyTokenImport } from '@app/database';
+import type { LegacyTokenRepository } from '@app/database/repositories/legacy-token.repository';
 import { hashSecret } from '../auth/opaque-secret';
 
 export interface LegacyTokenLine {

@@ -3,7 +3,7 @@ import type { OrganizationRole } from '@app/database';
 
 export type OrganizationAction = 'read' | 'update' | 'delete' | 'manage_members' | 'manage_owners';
 
-/** The roles that allow each action (decisions 8). Platform admins may do everything. */
+/** The roles that allow each action (docs/api.md#organizations). Platform admins may do everything. */
 const ALLOWED: Record<OrganizationAction, readonly OrganizationRole[]> = {
   read: ['owner', 'admin', 'member', 'viewer'],
   update: ['owner', 'admin'],

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { idPattern } from '@app/common';
-import type { MemberRecord, OrganizationEntity } from '@app/database';
+import type { MemberRecord, OrganizationEntity, UserIdentity } from '@app/database';
 import { ORGANIZATION_ROLES, OrganizationRole } from '@app/database';
 
 export class OrganizationView {
@@ -55,11 +55,11 @@ export function toOrganizationView(organization: OrganizationEntity): Organizati
   };
 }
 
-export function toMemberView(member: MemberRecord): MemberView {
+export function toMemberView(member: MemberRecord, user: UserIdentity): MemberView {
   return {
     user_id: member.userId,
     role: member.role,
     created_at: member.createdAt.toISOString(),
-    user: { id: member.userId, username: member.username, email: member.email },
+    user: { id: user.id, username: user.username, email: user.email },
   };
 }

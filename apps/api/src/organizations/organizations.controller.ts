@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthContext, idPattern, Paginated } from '@app/common';
@@ -8,6 +8,7 @@ import { ApiDataResponse, ApiErrors, ApiListResponse } from '../platform/openapi
 import { ApiTag } from '../platform/openapi/api-tags';
 import { OffsetPageMetaView } from '../platform/pagination/page-meta.view';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
+import { ValidBody, ValidQuery } from '../platform/validation/validated-parameters';
 import { AddMemberDto, CreateOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
 import { OrganizationsService } from './organizations.service';
 import { MemberView, OrganizationView } from './organization.view';
@@ -33,7 +34,7 @@ export class OrganizationsController {
   })
   @ApiListResponse(OrganizationView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
-  list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<OrganizationView>> {
+  list(@Auth() auth: AuthContext, @ValidQuery() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<OrganizationView>> {
     return this.organizations.list(auth, query, req.path);
   }
 
@@ -45,7 +46,7 @@ export class OrganizationsController {
   })
   @ApiDataResponse(OrganizationView, 201, 'The new organization')
   @ApiErrors(400, 401, 403, 409, 429)
-  create(@Auth() auth: AuthContext, @Body() body: CreateOrganizationDto): Promise<OrganizationView> {
+  create(@Auth() auth: AuthContext, @ValidBody() body: CreateOrganizationDto): Promise<OrganizationView> {
     return this.organizations.create(auth, body);
   }
 
@@ -67,7 +68,7 @@ export class OrganizationsController {
   @ORGANIZATION_ID
   @ApiDataResponse(OrganizationView)
   @ApiErrors(400, 401, 403, 404, 409, 429)
-  update(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: UpdateOrganizationDto): Promise<OrganizationView> {
+  update(@Auth() auth: AuthContext, @Param('id') id: string, @ValidBody() body: UpdateOrganizationDto): Promise<OrganizationView> {
     return this.organizations.update(auth, id, body);
   }
 
@@ -93,7 +94,7 @@ export class OrganizationsController {
   members(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @Query() query: OffsetPageQuery,
+    @ValidQuery() query: OffsetPageQuery,
     @Req() req: Request,
   ): Promise<Paginated<MemberView>> {
     return this.organizations.listMembers(auth, id, query, req.path);
@@ -108,7 +109,7 @@ export class OrganizationsController {
   @ORGANIZATION_ID
   @ApiDataResponse(MemberView, 201, 'The new member')
   @ApiErrors(400, 401, 403, 404, 409, 429)
-  addMember(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: AddMemberDto): Promise<MemberView> {
+  addMember(@Auth() auth: AuthContext, @Param('id') id: string, @ValidBody() body: AddMemberDto): Promise<MemberView> {
     return this.organizations.addMember(auth, id, body);
   }
 

@@ -11,17 +11,27 @@ import {
   Paginated,
   ResourceNotFoundError,
 } from '@app/common';
-import { OrganizationRepository, OrganizationRole, UserRepository, VisibleOrganization } from '@app/database';
+import { OrganizationRole, UserIdentity, VisibleOrganization } from '@app/database';
+import { OrganizationRepository } from '@app/database/repositories/organization.repository';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
+import { UserIdentities } from '../users/user-identities.service';
 import { AddMemberDto, CreateOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
 import { can, OrganizationAction } from './organization.policy';
 import { MemberView, OrganizationView, toMemberView, toOrganizationView } from './organization.view';
 
 const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
 const DEFAULT_PER_PAGE = 20;
 
 function slugTaken(slug: string): ConflictError {
   return new ConflictError(`The slug ${slug} is already taken.`, [{ field: 'slug', message: 'is already taken' }]);
+}
+
+/** A member's account: organization_members references users, so every member has one. */
+function accountOf(users: ReadonlyMap<string, UserIdentity>, userId: string): UserIdentity {
+  const user = users.get(userId);
+  if (!user) throw new Error(`Member ${userId} has no account.`);
+  return user;
 }
 
 async function uniqueSlug<T>(slug: string | undefined, write: () => Promise<T>): Promise<T> {
@@ -33,13 +43,13 @@ async function uniqueSlug<T>(slug: string | undefined, write: () => Promise<T>):
   }
 }
 
-/** Organizations and their members (decisions 8). Who may do what is asked of the policy. */
+/** Organizations and their members (docs/api.md#organizations). Who may do what is asked of the policy. */
 @Injectable()
 export class OrganizationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly organizations: OrganizationRepository,
-    private readonly users: UserRepository,
+    private readonly users: UserIdentities,
   ) {}
 
   async list(auth: AuthContext, query: OffsetPageQuery, basePath: string): Promise<Paginated<OrganizationView>> {
@@ -78,16 +88,21 @@ export class OrganizationsService {
     return toOrganizationView(updated);
   }
 
-  /** Refused while any resource, even a soft-deleted one, still belongs to the organization. */
+  /**
+   * Refused while any resource, even a soft-deleted one, still belongs to the organization: the
+   * resources' foreign key refuses the delete, under concurrent creates too.
+   */
   async delete(auth: AuthContext, id: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.authorize(auth, id, 'delete', manager);
-      if (await this.organizations.ownsResources(manager, id)) {
+      try {
+        await this.organizations.delete(manager, id);
+      } catch (error) {
+        if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
         throw new ConflictError(
           `Organization ${id} still owns resources; move or hard-delete them first (soft-deleted ones too).`,
         );
       }
-      await this.organizations.delete(manager, id);
     });
   }
 
@@ -96,27 +111,33 @@ export class OrganizationsService {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
     const { total, members } = await this.organizations.pageMembers(id, (page - 1) * perPage, perPage);
-    return new Paginated(members.map(toMemberView), { ...offsetMeta(basePath, {}, page, perPage, total) });
+    const users = await this.users.byId(members.map((member) => member.userId));
+    return new Paginated(
+      members.map((member) => toMemberView(member, accountOf(users, member.userId))),
+      { ...offsetMeta(basePath, {}, page, perPage, total) },
+    );
   }
 
   async addMember(auth: AuthContext, id: string, input: AddMemberDto): Promise<MemberView> {
+    // Read before the transaction, so that the request holds one connection at a time; an
+    // unknown user is still reported after the organization's own 404 and 403.
+    const users = isId('usr', input.user_id) ? await this.users.byId([input.user_id]) : new Map<string, UserIdentity>();
+    const user = users.get(input.user_id);
     return this.dataSource.transaction(async (manager) => {
       const organization = await this.authorize(auth, id, 'manage_members', manager);
       if (input.role === 'owner') this.assertMay(auth, 'manage_owners', organization.callerRole, 'Only an owner can add an owner.');
-      const user = isId('usr', input.user_id) ? await this.users.findById(input.user_id, manager) : null;
       if (!user) {
         throw new AppError('resource_not_found', `User ${input.user_id} was not found.`, [
           { field: 'user_id', message: 'is not a known user' },
         ]);
       }
-      if (!(await this.organizations.insertMember(manager, id, user.id, input.role))) {
+      const member = await this.organizations.insertMember(manager, id, user.id, input.role);
+      if (!member) {
         throw new ConflictError(`User ${user.id} is already a member of organization ${id}.`, [
           { field: 'user_id', message: 'is already a member' },
         ]);
       }
-      const member = await this.organizations.findMember(manager, id, user.id);
-      if (!member) throw new Error('The member just added is missing.');
-      return toMemberView(member);
+      return toMemberView(member, user);
     });
   }
 

@@ -1,4 +1,4 @@
-/** The strong ETag of a resource version (decisions 12). */
+/** The strong ETag of a resource version (docs/api.md#conditional-requests). */
 export function entityTag(version: number): string {
   return `"${version}"`;
 }

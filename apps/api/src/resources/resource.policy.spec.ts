@@ -14,7 +14,7 @@ function scopeWith(role: OrganizationRole | null, platformRole: AuthContext['rol
 
 const anotherUsersResource = { owner_id: 'usr_other', organization_id: ORGANIZATION };
 
-describe('can (decisions 4)', () => {
+describe('can (docs/api.md#resource-access)', () => {
   it.each([
     ['owner', true],
     ['admin', true],

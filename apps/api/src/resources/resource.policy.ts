@@ -8,7 +8,7 @@ export type ResourceAction = 'write' | 'hard_delete' | 'move_out' | 'create_in';
  */
 const REMOVING_ROLES: readonly OrganizationRole[] = ['owner', 'admin'];
 
-/** The organization roles that allow each action on the organization's resources (decisions 4). */
+/** The organization roles that allow each action on the organization's resources (docs/api.md#resource-access). */
 const ORGANIZATION_ROLES_ALLOWED: Record<ResourceAction, readonly OrganizationRole[]> = {
   write: ['owner', 'admin', 'member'],
   hard_delete: REMOVING_ROLES,

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { MembershipModule } from '../organizations/membership.module';
 import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { ResourcesController } from './resources.controller';
 import { ResourcesService } from './resources.service';
 
 @Module({
+  imports: [MembershipModule],
   controllers: [ResourcesController],
   providers: [ResourcesService, SignedCursorCodec],
   exports: [ResourcesService],

@@ -1,9 +1,11 @@
 import type { AuthContext } from '@app/common';
-import type { EventRepository, KeysetPage, KeysetPageRequest, OrganizationRepository, ResourceRepository } from '@app/database';
+import type { EventOutbox, KeysetPage, KeysetPageRequest } from '@app/database';
+import type { ResourceRepository } from '@app/database/repositories/resource.repository';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
+import type { MembershipReader } from '../organizations/membership-reader.service';
 import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
-import { parseResourceListQuery } from './resource-list-query';
+import { toResourceListQuery } from './resource-list-query';
 import { ResourceContent } from './resource-content';
 import { bulkIdProblems, patchedContent, replacedContent, ResourcesService } from './resources.service';
 
@@ -66,24 +68,24 @@ describe('ResourcesService.list (cursor meta)', () => {
         return Promise.resolve(page);
       },
     } as unknown as ResourceRepository;
-    const organizations = { memberships: () => Promise.resolve([]) } as unknown as OrganizationRepository;
-    return new ResourcesService({} as DataSource, repository, {} as EventRepository, cursors, organizations);
+    const memberships = { rolesOf: () => Promise.resolve(new Map()) } as unknown as MembershipReader;
+    return new ResourcesService({} as DataSource, repository, {} as EventOutbox, cursors, memberships);
   }
 
   it('gives next but no prev on the first page', async () => {
     const seen: KeysetPageRequest[] = [];
     const service = serviceAnswering({ rows: [row(1), row(2)], hasMore: true, hasBehind: false }, seen);
-    const result = await service.list(auth, parseResourceListQuery({ limit: '2' }));
+    const result = await service.list(auth, toResourceListQuery({ limit: 2 }));
     expect(seen).toEqual([{ position: null, backward: false, limit: 2 }]);
     expect(result.meta).toEqual({ cursor: { next: expect.any(String), prev: null, has_more: true }, limit: 2 });
   });
 
   it('reads backward from a prev cursor; has_more then looks backward', async () => {
     const seen: KeysetPageRequest[] = [];
-    const query = parseResourceListQuery({ limit: '2' });
+    const query = toResourceListQuery({ limit: 2 });
     const prev = cursors.encode({ position: ['t5', 'res_5'], backward: true }, `usr_1|${query.binding}`);
     const service = serviceAnswering({ rows: [row(3), row(4)], hasMore: false, hasBehind: true }, seen);
-    const result = await service.list(auth, parseResourceListQuery({ limit: '2', cursor: prev }));
+    const result = await service.list(auth, toResourceListQuery({ limit: 2, cursor: prev }));
     expect(seen).toEqual([{ position: ['t5', 'res_5'], backward: true, limit: 2 }]);
     expect(result.meta).toEqual({ cursor: { next: expect.any(String), prev: null, has_more: false }, limit: 2 });
     const next = (result.meta as { cursor: { next: string } }).cursor.next;
@@ -92,7 +94,7 @@ describe('ResourcesService.list (cursor meta)', () => {
 
   it('gives neither cursor on an empty page', async () => {
     const service = serviceAnswering({ rows: [], hasMore: false, hasBehind: false }, []);
-    const result = await service.list(auth, parseResourceListQuery({ limit: '2' }));
+    const result = await service.list(auth, toResourceListQuery({ limit: 2 }));
     expect(result.data).toEqual([]);
     expect(result.meta).toEqual({ cursor: { next: null, prev: null, has_more: false }, limit: 2 });
   });

@@ -15,22 +15,15 @@ import {
   ResourceNotFoundError,
   ValidationError,
 } from '@app/common';
-import {
-  EventRepository,
-  NewEvent,
-  OrganizationRepository,
-  ResourceField,
-  ResourceListRow,
-  ResourceRecord,
-  ResourceRepository,
-  ResourceScope,
-} from '@app/database';
+import { EventOutbox, NewEvent, ResourceField, ResourceListRow, ResourceRecord, ResourceScope } from '@app/database';
+import { ResourceRepository } from '@app/database/repositories/resource.repository';
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { METADATA_KEYS_MAX } from './dto/resource-field.validators';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';
 import { PatchResourceDto, UpdateResourceDto } from './dto/update-resource.dto';
 import { ifMatchSatisfied } from './entity-tag';
 import { changedFields, mergeMetadata, ResourceContent } from './resource-content';
+import { MembershipReader } from '../organizations/membership-reader.service';
 import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { can, ResourceAction } from './resource.policy';
 import { ResourceListQuery } from './resource-list-query';
@@ -67,7 +60,7 @@ function readableLinks(meta: OffsetMeta): OffsetMeta {
 /** The actions asked of a resource that exists; `create_in` is asked of an organization (assertCanCreateIn). */
 type ActionOnResource = Exclude<ResourceAction, 'create_in'>;
 
-/** The 403 for each action on a resource the caller can see, worded after its rule (decisions 4). */
+/** The 403 for each action on a resource the caller can see, worded after its rule (docs/api.md#resource-access). */
 const REFUSALS: Record<ActionOnResource, () => AppError> = {
   write: () =>
     new InsufficientPermissionsError('Only the owner of this resource or an owner, admin or member of its organization may change it.'),
@@ -153,15 +146,14 @@ export class ResourcesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly resources: ResourceRepository,
-    private readonly events: EventRepository,
+    private readonly outbox: EventOutbox,
     private readonly cursors: SignedCursorCodec,
-    private readonly organizations: OrganizationRepository,
+    private readonly memberships: MembershipReader,
   ) {}
 
   /** The caller and their organization roles: what lists and writes of resources are checked against. */
   private async scopeOf(auth: AuthContext): Promise<ResourceScope> {
-    const memberships = await this.organizations.memberships(auth.userId);
-    return { auth, roles: new Map(memberships.map((m) => [m.organizationId, m.role])) };
+    return { auth, roles: await this.memberships.rolesOf(auth.userId) };
   }
 
   async get(auth: AuthContext, id: string, fields: ReadonlySet<ResourceField> | null): Promise<VersionedView<ResourceFieldsView>> {
@@ -310,7 +302,7 @@ export class ResourcesService {
       const deleted: ResourceRecord = { ...current, deleted_at: now, updated_at: now, version: current.version + 1 };
       if (hard) await this.resources.hardDelete(manager, id);
       else await this.resources.softDelete(manager, id, now);
-      await this.events.append(manager, [resourceEvent('resource.deleted', deleted, null)]);
+      await this.outbox.append(manager, [resourceEvent('resource.deleted', deleted, null)]);
     });
   }
 
@@ -343,7 +335,7 @@ export class ResourcesService {
     );
     await this.dataSource.transaction(async (manager) => {
       await this.resources.insert(manager, records);
-      await this.events.append(
+      await this.outbox.append(
         manager,
         records.map((record) => resourceEvent('resource.created', record, null)),
       );
@@ -394,7 +386,7 @@ export class ResourcesService {
       manager,
       changes.map(({ record }) => record),
     );
-    await this.events.append(
+    await this.outbox.append(
       manager,
       changes.map(({ record, previous }) => resourceEvent('resource.updated', record, previous)),
     );

@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Patch } from '@nestjs/common';
+import { Controller, Param, Patch } from '@nestjs/common';
 import { ApiOperation, ApiParam } from '@nestjs/swagger';
 import { idPattern } from '@app/common';
 import type { AuthContext } from '@app/common';
@@ -6,6 +6,7 @@ import { Auth } from '../platform/decorators/auth.decorator';
 import { ScopeArea } from '../platform/decorators/scope.decorator';
 import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
 import { ApiTag } from '../platform/openapi/api-tags';
+import { ValidBody } from '../platform/validation/validated-parameters';
 import { AdminUsersService } from './admin-users.service';
 import { AdminUpdateUserDto } from './dto/admin-update-user.dto';
 import { UserView } from './user.view';
@@ -25,7 +26,7 @@ export class AdminUsersController {
   @ApiParam({ name: 'id', description: 'The user (`usr_`).', schema: { type: 'string', pattern: idPattern('usr'), example: 'usr_01JD3Q0F6K8W2M4N6P8R0T2V4X' } })
   @ApiDataResponse(UserView)
   @ApiErrors(400, 401, 403, 404, 429)
-  update(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: AdminUpdateUserDto): Promise<UserView> {
+  update(@Auth() auth: AuthContext, @Param('id') id: string, @ValidBody() body: AdminUpdateUserDto): Promise<UserView> {
     return this.adminUsers.changeAccount(auth, id, body);
   }
 }

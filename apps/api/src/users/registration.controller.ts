@@ -1,8 +1,9 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Controller, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { Public } from '../platform/decorators/public.decorator';
 import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
 import { ApiTag } from '../platform/openapi/api-tags';
+import { ValidBody } from '../platform/validation/validated-parameters';
 import { RegisterDto } from './dto/register.dto';
 import { UsersService } from './users.service';
 import { UserView } from './user.view';
@@ -24,7 +25,7 @@ export class RegistrationController {
   })
   @ApiDataResponse(UserView, 201, 'The new user')
   @ApiErrors(400, 409, 429)
-  register(@Body() body: RegisterDto): Promise<UserView> {
+  register(@ValidBody() body: RegisterDto): Promise<UserView> {
     return this.users.create(body);
   }
 

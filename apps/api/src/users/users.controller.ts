@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Patch, Query, Req } from '@nestjs/common';
+import { Controller, Get, Patch, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { AuthContext, Paginated } from '@app/common';
@@ -7,6 +7,7 @@ import { ScopeArea } from '../platform/decorators/scope.decorator';
 import { ApiErrors, ApiDataResponse, ApiListResponse } from '../platform/openapi/api-responses';
 import { ApiTag } from '../platform/openapi/api-tags';
 import { OffsetPageMetaView } from '../platform/pagination/page-meta.view';
+import { ValidBody, ValidQuery } from '../platform/validation/validated-parameters';
 import { UpdateProfileDto } from './dto/update-profile.dto';
 import { UserListQuery } from './dto/user-list.query';
 import { UsersService } from './users.service';
@@ -29,7 +30,7 @@ export class UsersController {
   })
   @ApiListResponse(UserView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
-  list(@Auth() auth: AuthContext, @Query() query: UserListQuery, @Req() req: Request): Promise<Paginated<UserView>> {
+  list(@Auth() auth: AuthContext, @ValidQuery() query: UserListQuery, @Req() req: Request): Promise<Paginated<UserView>> {
     return this.users.list(auth, query, req.path);
   }
 
@@ -56,7 +57,7 @@ export class UsersController {
   })
   @ApiDataResponse(UserView)
   @ApiErrors(400, 401, 403, 429)
-  updateMe(@Auth() auth: AuthContext, @Body() body: UpdateProfileDto): Promise<UserView> {
+  updateMe(@Auth() auth: AuthContext, @ValidBody() body: UpdateProfileDto): Promise<UserView> {
     return this.users.updateProfile(auth.userId, body.profile);
   }
 }

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { PasswordHasher } from '../auth/password-hasher';
 import { RegistrationController } from './registration.controller';
+import { UserIdentities } from './user-identities.service';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
   controllers: [RegistrationController, UsersController],
-  providers: [UsersService, PasswordHasher],
-  exports: [UsersService],
+  providers: [UsersService, UserIdentities, PasswordHasher],
+  exports: [UsersService, UserIdentities],
 })
 export class UsersModule {}

@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { ConflictError } from '@app/common';
-import { EventRepository, NewEvent, UserEntity, UserRepository } from '@app/database';
+import { EventOutbox, NewEvent, UserEntity } from '@app/database';
+import { UserRepository } from '@app/database/repositories/user.repository';
 import { PasswordHasher } from '../auth/password-hasher';
 import { UsersService } from './users.service';
 
@@ -45,7 +46,7 @@ function setup(stored: UserEntity = userEntity()) {
   const service = new UsersService(
     dataSource as unknown as DataSource,
     users as unknown as UserRepository,
-    events as unknown as EventRepository,
+    events as unknown as EventOutbox,
     hasher as unknown as PasswordHasher,
   );
   return { service, users, appended, hasher };

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthContext, ConflictError, newId, offsetMeta, Paginated, Plan, PlatformRole, ResourceNotFoundError } from '@app/common';
-import { EventRepository, UserEntity, UserRepository } from '@app/database';
+import { EventOutbox, UserEntity } from '@app/database';
+import { UserRepository } from '@app/database/repositories/user.repository';
 import { PasswordHasher } from '../auth/password-hasher';
 import { ProfileChangesDto } from './dto/update-profile.dto';
 import { UserListQuery } from './dto/user-list.query';
@@ -33,7 +34,7 @@ export class UsersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly users: UserRepository,
-    private readonly events: EventRepository,
+    private readonly events: EventOutbox,
     private readonly hasher: PasswordHasher,
   ) {}
 

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { EventKind, EventPayload } from '@app/common';
+import type { TraceContextHeaders } from '@app/telemetry';
 
 /**
  * One row per change, written in the transaction of the change (transactional outbox).
@@ -31,6 +32,10 @@ export class EventEntity {
 
   @Column('timestamptz', { name: 'published_at', nullable: true })
   publishedAt: Date | null;
+
+  /** The trace of the request that wrote the event, which its relay and deliveries join; null when tracing was off. */
+  @Column('jsonb', { name: 'trace_context', nullable: true })
+  traceContext: TraceContextHeaders | null;
 }
 
 /** The public form of an event: what `GET /events` shows and what a webhook receives. */

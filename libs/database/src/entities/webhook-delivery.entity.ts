@@ -10,6 +10,13 @@ export interface DeliveryAttempt {
   duration_ms: number;
   error: string | null;
   response_body: string | null;
+  /**
+   * The headers sent, names lower-cased: the per-message signing headers, never the secret. Null
+   * when no request went out; absent on attempts recorded before headers were kept.
+   */
+  request_headers?: Record<string, string> | null;
+  /** The receiver's answer headers (the first 50, each value's first KiB); null when no answer came, absent as above. */
+  response_headers?: Record<string, string> | null;
 }
 
 /** One event sent to one webhook, with every attempt made. `body` is the exact bytes signed. */

@@ -7,6 +7,7 @@ import { CreateOAuth1763740000000 } from './1763740000000-CreateOAuth';
 import { NotifyCommittedEvents1763760000000 } from './1763760000000-NotifyCommittedEvents';
 import { IndexPendingDeliveries1763770000000 } from './1763770000000-IndexPendingDeliveries';
 import { RevokedOAuthGrants1763780000000 } from './1763780000000-RevokedOAuthGrants';
+import { AddEventTraceContext1763805000000 } from './1763805000000-AddEventTraceContext';
 
 /** Every migration in order; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   NotifyCommittedEvents1763760000000,
   IndexPendingDeliveries1763770000000,
   RevokedOAuthGrants1763780000000,
+  AddEventTraceContext1763805000000,
 ];

@@ -9,7 +9,7 @@ export const REDIS = Symbol('REDIS');
  * command that Redis does not answer in time (stopped, frozen, unreachable) fails instead of
  * waiting, so that a request can answer 503 at once.
  */
-export function redisOptions(config: AppConfig): RedisOptions {
+function redisOptions(config: AppConfig): RedisOptions {
   return {
     keyPrefix: `${config.REDIS_PREFIX}:`,
     maxRetriesPerRequest: 1,

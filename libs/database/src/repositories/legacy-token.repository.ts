@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Not, Repository } from 'typeorm';
 import { LegacyTokenEntity } from '../entities/legacy-token.entity';
+import { USER_ACCOUNTS } from './user-accounts.sql';
 
 export interface LegacyTokenImport {
   tokenHash: string;
@@ -28,7 +29,7 @@ export class LegacyTokenRepository {
     if (rows.length === 0) return { inserted: new Set(), unknownEmails: new Set() };
     const emails = [...new Set(rows.map((row) => row.email.toLowerCase()))];
     const known: Array<{ email: string }> = await this.tokens.query(
-      `SELECT lower(email) AS email FROM users WHERE lower(email) = ANY($1::text[])`,
+      `SELECT account.email FROM ${USER_ACCOUNTS} account WHERE account.email = ANY($1::text[])`,
       [emails],
     );
     const knownEmails = new Set(known.map((row) => row.email));
@@ -36,7 +37,7 @@ export class LegacyTokenRepository {
       `INSERT INTO legacy_tokens (token_hash, user_id)
        SELECT DISTINCT ON (t.token_hash) t.token_hash, u.id
        FROM unnest($1::text[], $2::text[]) AS t (token_hash, email)
-       JOIN users u ON lower(u.email) = lower(t.email)
+       JOIN ${USER_ACCOUNTS} u ON u.email = lower(t.email)
        ON CONFLICT (token_hash) DO NOTHING
        RETURNING token_hash`,
       [rows.map((row) => row.tokenHash), rows.map((row) => row.email)],

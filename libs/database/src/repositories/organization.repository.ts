@@ -9,17 +9,15 @@ export interface VisibleOrganization extends OrganizationEntity {
   callerRole: OrganizationRole | null;
 }
 
-/** A member with the user's public identity. */
+/** A membership of one organization; who the user is, the users context says. */
 export interface MemberRecord {
   userId: string;
   role: OrganizationRole;
   createdAt: Date;
-  username: string;
-  email: string;
 }
 
 const ORGANIZATION_COLUMNS = `o.id, o.name, o.slug, o.created_at AS "createdAt", o.updated_at AS "updatedAt"`;
-const MEMBER_COLUMNS = `m.user_id AS "userId", m.role, m.created_at AS "createdAt", u.username, u.email`;
+const MEMBER_COLUMNS = `m.user_id AS "userId", m.role, m.created_at AS "createdAt"`;
 
 /**
  * The organizations the caller may see, as a join and predicate on `o`: every organization for
@@ -119,47 +117,49 @@ export class OrganizationRepository {
     return rows.length > 0;
   }
 
-  /** Whether any resource, soft-deleted or not, still belongs to the organization. */
-  async ownsResources(manager: EntityManager, id: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM resources WHERE organization_id = $1 LIMIT 1`, [id]);
-    return rows.length > 0;
-  }
-
+  /** Fails with a foreign key violation while any resource, even a soft-deleted one, still belongs to it. */
   async delete(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`DELETE FROM organizations WHERE id = $1`, [id]);
   }
 
-  /** One page of the organization's members, in the order they joined, and how many there are. */
+  /**
+   * One page of the organization's members, in the order they joined, and how many there are,
+   * in one statement.
+   */
   async pageMembers(id: string, offset: number, limit: number): Promise<{ total: number; members: MemberRecord[] }> {
-    const [counted]: Array<{ total: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS total FROM organization_members WHERE organization_id = $1`,
-      [id],
-    );
-    const members: MemberRecord[] = await this.dataSource.query(
-      `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
-       WHERE m.organization_id = $1 ORDER BY m.created_at, m.user_id LIMIT $2 OFFSET $3`,
+    // A page past the end still yields the count row, its member columns null.
+    const rows: Array<Omit<MemberRecord, 'userId'> & { userId: string | null; total: number }> = await this.dataSource.query(
+      `SELECT t.total, page.*
+       FROM (SELECT count(*)::int AS total FROM organization_members WHERE organization_id = $1) t
+       LEFT JOIN (
+         SELECT ${MEMBER_COLUMNS} FROM organization_members m
+         WHERE m.organization_id = $1 ORDER BY m.created_at, m.user_id LIMIT $2 OFFSET $3
+       ) page ON TRUE
+       ORDER BY page."createdAt", page."userId"`,
       [id, limit, offset],
     );
-    return { total: counted?.total ?? 0, members };
+    const members = rows
+      .filter((row): row is MemberRecord & { total: number } => row.userId !== null)
+      .map(({ total: _total, ...member }) => member);
+    return { total: rows[0]?.total ?? 0, members };
   }
 
   async findMember(manager: EntityManager, id: string, userId: string): Promise<MemberRecord | null> {
     const rows: MemberRecord[] = await manager.query(
-      `SELECT ${MEMBER_COLUMNS} FROM organization_members m JOIN users u ON u.id = m.user_id
-       WHERE m.organization_id = $1 AND m.user_id = $2`,
+      `SELECT ${MEMBER_COLUMNS} FROM organization_members m WHERE m.organization_id = $1 AND m.user_id = $2`,
       [id, userId],
     );
     return rows[0] ?? null;
   }
 
-  /** Adds the member; false when the user already is one. */
-  async insertMember(manager: EntityManager, id: string, userId: string, role: OrganizationRole): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO organization_members (organization_id, user_id, role) VALUES ($1, $2, $3)
-       ON CONFLICT DO NOTHING RETURNING user_id`,
+  /** Adds the member; null when the user already is one. */
+  async insertMember(manager: EntityManager, id: string, userId: string, role: OrganizationRole): Promise<MemberRecord | null> {
+    const rows: MemberRecord[] = await manager.query(
+      `INSERT INTO organization_members AS m (organization_id, user_id, role) VALUES ($1, $2, $3)
+       ON CONFLICT DO NOTHING RETURNING ${MEMBER_COLUMNS}`,
       [id, userId, role],
     );
-    return rows.length > 0;
+    return rows[0] ?? null;
   }
 
   async deleteMember(manager: EntityManager, id: string, userId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AuthContext } from '@app/common';
 import type { OrganizationRole } from '../entities/organization.entity';
 import { PooledReads, SqlStatement } from '../pooled-reads';
+import { organizationIdsOf } from './organization-members.sql';
 
 /** Every field of a resource's single form, in the order views show them. */
 export const RESOURCE_FIELDS = [
@@ -202,8 +203,7 @@ export interface ResourceScope {
 function visibleById(auth: AuthContext, params: SqlParams): string {
   if (auth.role === 'admin') return 'TRUE';
   const user = params.add(auth.userId);
-  return `(r.owner_id = ${user} OR r.organization_id = ANY(ARRAY(
-    SELECT m.organization_id FROM organization_members m WHERE m.user_id = ${user})))`;
+  return `(r.owner_id = ${user} OR r.organization_id = ANY(ARRAY(${organizationIdsOf(user)})))`;
 }
 
 /**

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import type { AuthContext, PlatformRole } from '@app/common';
 import { UserEntity } from '../entities/user.entity';
+import { organizationPeersOf } from './organization-members.sql';
+
+/** A user as other contexts show them: id, username and email, never more. */
+export type UserIdentity = Pick<UserEntity, 'id' | 'username' | 'email'>;
 
 export interface UserListFilter {
   /** Case-insensitive substring of the email or username, matched literally. */
@@ -23,10 +27,7 @@ function visibleTo(auth: AuthContext, params: unknown[]): string {
   if (auth.role === 'admin') return 'TRUE';
   params.push(auth.userId);
   const caller = `$${params.length}`;
-  return `(u.id = ${caller} OR u.id IN (
-    SELECT peer.user_id FROM organization_members mine
-    JOIN organization_members peer ON peer.organization_id = mine.organization_id
-    WHERE mine.user_id = ${caller}))`;
+  return `(u.id = ${caller} OR u.id IN (${organizationPeersOf(caller)}))`;
 }
 
 function listWhere(auth: AuthContext, filter: UserListFilter, params: unknown[]): string {
@@ -82,8 +83,8 @@ export class UserRepository {
     return { total: rows[0]?.total ?? 0, users };
   }
 
-  findById(id: string, manager?: EntityManager): Promise<UserEntity | null> {
-    return (manager?.getRepository(UserEntity) ?? this.users).findOneBy({ id });
+  findById(id: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
   }
 
   /** The user, row-locked until the transaction ends, so concurrent updates see each other's result. */
@@ -129,6 +130,11 @@ export class UserRepository {
     const repository = manager.getRepository(UserEntity);
     await repository.update({ id }, changes);
     return repository.findOneByOrFail({ id });
+  }
+
+  /** The id, username and email of each of these users that exists, in one read. */
+  findIdentities(ids: readonly string[]): Promise<UserIdentity[]> {
+    return this.users.find({ select: { id: true, username: true, email: true }, where: { id: In([...ids]) } });
   }
 
   /** Role and plan only: the fields the authentication hot path needs. */

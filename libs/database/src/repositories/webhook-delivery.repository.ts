@@ -80,6 +80,16 @@ export class WebhookDeliveryRepository {
     return this.deliveries.findOneBy({ id, webhookId });
   }
 
+  /** The deliveries of one stored event to the owner's webhooks, oldest first (tests carry samples, never a stored event). */
+  listForEvent(ownerId: string, eventId: string): Promise<WebhookDeliveryEntity[]> {
+    return this.deliveries
+      .createQueryBuilder('delivery')
+      .where('delivery.eventId = :eventId AND NOT delivery.test', { eventId })
+      .andWhere('delivery.webhookId IN (SELECT webhook.id FROM webhooks webhook WHERE webhook.owner_id = :ownerId)', { ownerId })
+      .orderBy('delivery.createdAt', 'ASC')
+      .getMany();
+  }
+
   /**
    * A delivery still pending and its webhook, in one read (the delivery worker's hot path);
    * null when the delivery is gone or no longer pending.

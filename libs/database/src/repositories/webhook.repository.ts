@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { EventEntity } from '../entities/event.entity';
 import { WebhookEntity } from '../entities/webhook.entity';
-import { eventVisibleTo } from './event-visibility';
+import { eventVisibleTo } from './event-visibility.sql';
+import { USER_ACCOUNTS } from './user-accounts.sql';
 
 export type NewWebhook = Pick<WebhookEntity, 'id' | 'ownerId' | 'url' | 'events' | 'secret' | 'description'>;
 
@@ -71,9 +72,9 @@ export class WebhookRepository {
       `SELECT event.id AS event_id, webhook.id AS webhook_id
          FROM events event
          JOIN webhooks webhook ON webhook.status = 'enabled' AND event.type = ANY(webhook.events)
-         JOIN users owner ON owner.id = webhook.owner_id
+         JOIN ${USER_ACCOUNTS} owner ON owner.id = webhook.owner_id
         WHERE event.id = ANY($1::text[])
-          AND ${eventVisibleTo('event', 'webhook.owner_id', `owner.role = 'admin'`)}
+          AND ${eventVisibleTo('event', 'webhook.owner_id', 'owner.is_admin')}
         ORDER BY event.id, webhook.id`,
       [events.map((event) => event.id)],
     );

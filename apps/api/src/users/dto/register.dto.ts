@@ -6,7 +6,7 @@ export class RegisterDto {
   @ApiProperty({ format: 'email', example: 'ada@example.com', maxLength: 255, description: 'Unique, compared case-insensitively.' })
   @IsString({ message: 'must be a string' })
   @MaxLength(255, { message: 'must be at most 255 characters' })
-  // The length limit is MaxLength's 255 (decisions 7), not the validator's built-in 254; a
+  // The length limit is MaxLength's 255 (docs/api.md#users), not the validator's built-in 254; a
   // domain without a dot (`ada@localhost`) is an address as RFC 5321 and `format: email` have it.
   @IsEmail({ ignore_max_length: true, require_tld: false }, { message: 'must be a valid email address' })
   email: string;

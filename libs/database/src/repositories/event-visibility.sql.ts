@@ -1,5 +1,7 @@
+import { organizationIdsOf } from './organization-members.sql';
+
 /**
- * The one rule of who may see an event (decisions 11): an admin sees every event, anyone else
+ * The one rule of who may see an event (docs/api.md#webhooks): an admin sees every event, anyone else
  * the events about records they own and about the records of the organizations they belong
  * to. Every query that narrows events to a viewer (GET /events, the relay's webhook matching)
  * builds its condition here.
@@ -10,5 +12,5 @@
  */
 export function eventVisibleTo(event: string, viewerId: string, viewerIsAdmin: string): string {
   return `(${viewerIsAdmin} OR ${event}.owner_id = ${viewerId} OR ${event}.organization_id IN (
-    SELECT member.organization_id FROM organization_members member WHERE member.user_id = ${viewerId}))`;
+    ${organizationIdsOf(viewerId)}))`;
 }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { LegacyTokenRepository } from '@app/database';
-import { CliDataModule } from '../cli/cli-data.module';
-import { CommandDependencies } from '../cli/command-dependencies';
-import { importLegacyTokenFile } from './legacy-token-import';
+import { LegacyTokenRepository } from '@app/database/repositories/legacy-token.repository';
+import { importLegacyTokenFile } from '../legacy-tokens/legacy-token-import';
+import { CliDataModule } from './cli-data.module';
+import { CommandDependencies } from './command-dependencies';
 
 interface ImportOptions {
   file: string;

@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PROJECT_ROOT } from '@app/testing';
+
+const CHECKER = join(PROJECT_ROOT, 'scripts/check-dependencies.mjs');
+
+/** A small tree laid out like the repository: file path → source. */
+type Tree = Record<string, string>;
+
+interface CheckResult {
+  code: number;
+  output: string;
+}
+
+/** Runs `npm run lint`'s import check on `tree`, written to a directory of its own. */
+async function check(tree: Tree): Promise<CheckResult> {
+  const root = await mkdtemp(join(tmpdir(), 'dependency-rules-'));
+  try {
+    for (const [path, source] of Object.entries(tree)) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), source);
+    }
+    return await new Promise((done) =>
+      execFile(process.execPath, [CHECKER], { cwd: root }, (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+      ),
+    );
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** A module exporting `name` and importing each of `imports` (relative paths). */
+function source(name: string, ...imports: string[]): string {
+  const names = imports.map((_, index) => `imported${index}`);
+  return [
+    ...imports.map((path, index) => `import { value as ${names[index]} } from '${path}';`),
+    `export const value = '${name}';`,
+    `export const uses = [${names.join(', ')}];`,
+    '',
+  ].join('\n');
+}
+
+const REPOSITORY = 'libs/database/src/repositories/organization.repository';
+
+/** Every folder imports only what the rules allow. */
+const ALLOWED: Tree = {
+  'libs/database/src/repositories/organization.repository.ts': source('organizations'),
+  'libs/database/src/repositories/organization-members.sql.ts': source('memberships'),
+  'libs/database/src/repositories/resource.repository.ts': source('resources', './organization-members.sql'),
+  'apps/api/src/platform/pagination/page.ts': source('page'),
+  'apps/api/src/organizations/organizations.service.ts': source('organizations', `../../../../${REPOSITORY}`, '../platform/pagination/page'),
+  'apps/api/src/organizations/membership.module.ts': source('membership', './organizations.service'),
+  'apps/api/src/resources/resources.service.ts': source('resources', '../organizations/membership.module'),
+  'apps/api/src/app.module.ts': source('app', './resources/resources.service', './organizations/organizations.service'),
+};
+
+describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.mjs)', () => {
+  it('pass a tree that keeps them', async () => {
+    const result = await check(ALLOWED);
+    expect(result.output).not.toMatch(/error/);
+    expect(result.code).toBe(0);
+  });
+
+  describe('on a tree that breaks each of them', () => {
+    let result: CheckResult;
+
+    beforeAll(async () => {
+      result = await check({
+        ...ALLOWED,
+        // A ring of folders without a ring of files.
+        'apps/api/src/auth/auth.module.ts': source('auth'),
+        'apps/api/src/auth/auth.service.ts': source('auth', '../rate-limit/login-attempt.limiter'),
+        'apps/api/src/rate-limit/login-attempt.limiter.ts': source('limiter'),
+        'apps/api/src/rate-limit/rate-limit.module.ts': source('rate-limit', '../auth/auth.module'),
+        // A ring that comes back through a subfolder.
+        'apps/api/src/events/events.module.ts': source('events', '../webhooks/webhooks.service'),
+        'apps/api/src/events/views/event.view.ts': source('event view'),
+        'apps/api/src/webhooks/webhooks.service.ts': source('webhooks', '../events/views/event.view'),
+        // Two files importing each other.
+        'apps/api/src/users/users.service.ts': source('users', './user.view'),
+        'apps/api/src/users/user.view.ts': source('user view', './users.service'),
+        // Another context's repository, and a repository nobody owns.
+        'apps/api/src/session/session.service.ts': source('session', `../../../../${REPOSITORY}`, '../../../../libs/database/src/repositories/invoice.repository'),
+        'libs/database/src/repositories/invoice.repository.ts': source('invoices'),
+        'libs/database/src/repositories/event.repository.ts': source('events', './organization.repository'),
+        // The worker reaching into the API, platform into a context, a context into the composition root.
+        'apps/worker/src/relay/outbox-relay.service.ts': source('relay', '../../../api/src/resources/resources.service'),
+        'apps/api/src/platform/pagination/cursor.ts': source('cursor', '../../users/user.view'),
+        'apps/api/src/oauth/oauth.module.ts': source('oauth', '../app.module'),
+      });
+    });
+
+    it('fails', () => {
+      expect(result.code).toBe(1);
+    });
+
+    it('finds folders that import each other, whichever files they go through', () => {
+      expect(result.output).toContain('error no-folder-cycle: apps/api/src/auth → apps/api/src/rate-limit');
+      expect(result.output).toContain('error no-context-cycle: apps/api/src/auth ⇄ apps/api/src/rate-limit');
+      expect(result.output).toContain('error no-context-cycle: apps/api/src/events ⇄ apps/api/src/webhooks');
+      expect(result.output).toContain('apps/api/src/webhooks/webhooks.service.ts → apps/api/src/events/views/event.view.ts');
+    });
+
+    it('finds files that import each other', () => {
+      expect(result.output).toContain('error no-file-cycle: apps/api/src/users/user.view.ts → apps/api/src/users/users.service.ts');
+    });
+
+    it("finds a context importing another context's repository, and a repository without owners", () => {
+      expect(result.output).toContain(
+        'error organization-repository-outside-its-owners: apps/api/src/session/session.service.ts → libs/database/src/repositories/organization.repository.ts',
+      );
+      expect(result.output).not.toContain('outside-its-owners: apps/api/src/organizations/');
+      expect(result.output).toContain(
+        'error repository-without-owners: apps/api/src/session/session.service.ts → libs/database/src/repositories/invoice.repository.ts',
+      );
+    });
+
+    it('finds a repository importing another rather than the SQL its owner publishes', () => {
+      expect(result.output).toContain(
+        'error repository-imports-a-repository: libs/database/src/repositories/event.repository.ts → libs/database/src/repositories/organization.repository.ts',
+      );
+      expect(result.output).not.toContain('libs/database/src/repositories/resource.repository.ts →');
+    });
+
+    it('finds the worker importing the API, platform importing a context, and a context importing the composition root', () => {
+      expect(result.output).toContain('error apps-import-each-other: apps/worker/src/relay/outbox-relay.service.ts → apps/api/src/resources/resources.service.ts');
+      expect(result.output).toContain('error platform-imports-a-context: apps/api/src/platform/pagination/cursor.ts → apps/api/src/users/user.view.ts');
+      expect(result.output).toContain('error context-imports-the-composition-root: apps/api/src/oauth/oauth.module.ts → apps/api/src/app.module.ts');
+    });
+  });
+});
