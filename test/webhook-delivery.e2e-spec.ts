@@ -17,7 +17,7 @@ import {
 
 /**
  * End to end: a change in the API, the worker's outbox relay and delivery processor (a real
- * worker process), and a real HTTPS receiver on 127.0.0.1 (decisions 11).
+ * worker process), and a real HTTPS receiver on 127.0.0.1 (docs/api.md#webhook-delivery).
  */
 describe('webhook delivery', () => {
   let t: TestApp;
@@ -68,8 +68,8 @@ describe('webhook delivery', () => {
   const flakyCalls = new Map<string, number>();
 
   beforeAll(() => {
-    // /ok answers 200, /flaky 500 once per event then 200, /slow 6 s late once per event then
-    // at once, /redirect 302 to /redirected, /fail always 500, /gone 410.
+    // /ok answers 200 saying `X-Receiver: yes`, /flaky 500 once per event then 200, /slow 6 s
+    // late once per event then at once, /redirect 302 to /redirected, /fail always 500, /gone 410.
     receiver.respond((request, res) => {
       const eventId = String(request.headers['x-webhook-event-id']);
       const calls = (flakyCalls.get(`${request.url} ${eventId}`) ?? 0) + 1;
@@ -80,7 +80,7 @@ describe('webhook delivery', () => {
         res.writeHead(302, { Location: `https://127.0.0.1:${receiver.port}/redirected` }).end();
       } else if (request.url === '/fail') res.writeHead(500).end('down');
       else if (request.url === '/gone') res.writeHead(410).end();
-      else res.writeHead(200).end('ok');
+      else res.writeHead(200, { 'X-Receiver': 'yes' }).end('ok');
     });
   });
 
@@ -88,9 +88,14 @@ describe('webhook delivery', () => {
     return (await t.http.get(`/v2/webhooks/${id}`).set(...bearer()).expect(200)).body.data;
   }
 
-  async function deliveries(
-    webhookId: string,
-  ): Promise<{ id: string; status: string; attempts: { status_code: number | null; error: string | null }[] }[]> {
+  interface AttemptRead {
+    status_code: number | null;
+    error: string | null;
+    request_headers: Record<string, string> | null;
+    response_headers: Record<string, string> | null;
+  }
+
+  async function deliveries(webhookId: string): Promise<{ id: string; status: string; attempts: AttemptRead[] }[]> {
     return (await t.http.get(`/v2/webhooks/${webhookId}/deliveries`).set(...bearer()).expect(200)).body.data;
   }
 
@@ -130,6 +135,15 @@ describe('webhook delivery', () => {
       return rows.length === 3 && rows.every((row) => row.status === 'succeeded') ? rows : undefined;
     });
     expect(listed.every((row) => row.attempts.length === 1 && row.attempts[0].status_code === 200)).toBe(true);
+    // Each attempt records the headers the receiver got (all but Connection, which Node adds last) and those it answered with.
+    for (const row of listed) {
+      const [attempt] = row.attempts;
+      const arrived = got.find((request) => request.headers['webhook-id'] === attempt.request_headers?.['webhook-id']);
+      if (!arrived) throw new Error(`no request arrived with the webhook-id of delivery ${row.id}`);
+      expect({ ...attempt.request_headers, connection: arrived.headers.connection }).toEqual(arrived.headers);
+      expect(attempt.request_headers).toMatchObject({ 'content-type': 'application/json', 'webhook-signature': expect.stringMatching(/^v1,/) });
+      expect(attempt.response_headers).toMatchObject({ 'x-receiver': 'yes' });
+    }
   });
 
   it('retries a 500 and then succeeds', async () => {
@@ -216,7 +230,7 @@ describe('webhook delivery', () => {
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     }, 30000);
     expect(row.attempts).toEqual([
-      expect.objectContaining({ status_code: null, error: 'no answer within 5000 ms', response_body: null }),
+      expect.objectContaining({ status_code: null, error: 'no answer within 5000 ms', response_body: null, response_headers: null }),
       expect.objectContaining({ status_code: 200, error: null }),
     ]);
   }, 40000);

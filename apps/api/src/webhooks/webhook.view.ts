@@ -53,6 +53,34 @@ export class DeliveryAttemptView {
 
   @ApiProperty({ type: String, nullable: true, description: 'The first KiB of the response body.' })
   response_body: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description:
+      'The headers sent, names lower-cased: the signature headers, never the secret. Null when no request went out, ' +
+      'and on attempts made before headers were recorded.',
+    example: {
+      host: 'hooks.example.com',
+      'content-type': 'application/json',
+      'webhook-id': 'evt_01JD3Q0F6K8W2M4N6P8R0T2V4X',
+      'webhook-timestamp': '1763717400',
+      'webhook-signature': 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    },
+  })
+  request_headers: Record<string, string> | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description:
+      "The receiver's answer headers, names lower-cased: the first 50, each value cut to its first KiB. Null when no " +
+      'answer came, and on attempts made before headers were recorded.',
+    example: { 'content-type': 'text/plain', 'content-length': '2' },
+  })
+  response_headers: Record<string, string> | null;
 }
 
 export class DeliveryView {
@@ -72,7 +100,7 @@ export class DeliveryView {
   status: 'pending' | 'succeeded' | 'failed';
 
   @ApiProperty({ type: [DeliveryAttemptView] })
-  attempts: DeliveryAttempt[];
+  attempts: DeliveryAttemptView[];
 
   @ApiProperty({ format: 'date-time', type: String, nullable: true })
   next_attempt_at: string | null;
@@ -105,9 +133,22 @@ export function toDeliveryView(delivery: WebhookDeliveryEntity): DeliveryView {
     event_id: delivery.eventId,
     event_type: delivery.eventType,
     status: delivery.status,
-    attempts: delivery.attempts,
+    attempts: delivery.attempts.map(toDeliveryAttemptView),
     next_attempt_at: delivery.nextAttemptAt ? delivery.nextAttemptAt.toISOString() : null,
     created_at: delivery.createdAt.toISOString(),
     updated_at: delivery.updatedAt.toISOString(),
+  };
+}
+
+/** An attempt as stored, with the fields attempts recorded before them lack given as null. */
+function toDeliveryAttemptView(attempt: DeliveryAttempt): DeliveryAttemptView {
+  return {
+    attempted_at: attempt.attempted_at,
+    status_code: attempt.status_code,
+    duration_ms: attempt.duration_ms,
+    error: attempt.error,
+    response_body: attempt.response_body,
+    request_headers: attempt.request_headers ?? null,
+    response_headers: attempt.response_headers ?? null,
   };
 }

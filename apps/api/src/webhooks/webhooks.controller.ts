@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthContext, idPattern, Paginated } from '@app/common';
@@ -9,6 +9,7 @@ import { ApiDataResponse, ApiErrors, ApiListResponse } from '../platform/openapi
 import { ApiTag } from '../platform/openapi/api-tags';
 import { OffsetPageMetaView } from '../platform/pagination/page-meta.view';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
+import { ValidBody, ValidQuery } from '../platform/validation/validated-parameters';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { TestAnyWebhookDto, TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
@@ -45,7 +46,7 @@ export class WebhooksController {
   })
   @ApiDataResponse(CreatedWebhookView, 201, 'The new webhook, with its secret')
   @ApiErrors(400, 401, 403, 429)
-  create(@Auth() auth: AuthContext, @Body() body: CreateWebhookDto): Promise<CreatedWebhookView> {
+  create(@Auth() auth: AuthContext, @ValidBody() body: CreateWebhookDto): Promise<CreatedWebhookView> {
     return this.webhooks.create(auth, body);
   }
 
@@ -58,7 +59,7 @@ export class WebhooksController {
   })
   @ApiDataResponse(DeliveryView, 202, 'The queued test delivery')
   @ApiErrors(400, 401, 403, 404, 429)
-  testAny(@Auth() auth: AuthContext, @Body() body: TestAnyWebhookDto): Promise<DeliveryView> {
+  testAny(@Auth() auth: AuthContext, @ValidBody() body: TestAnyWebhookDto): Promise<DeliveryView> {
     return this.webhooks.test(auth, body.webhook_id, body.event_type);
   }
 
@@ -72,7 +73,7 @@ export class WebhooksController {
   @WEBHOOK_ID
   @ApiDataResponse(DeliveryView, 202, 'The queued test delivery')
   @ApiErrors(400, 401, 403, 404, 429)
-  test(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: TestWebhookDto): Promise<DeliveryView> {
+  test(@Auth() auth: AuthContext, @Param('id') id: string, @ValidBody() body: TestWebhookDto): Promise<DeliveryView> {
     return this.webhooks.test(auth, id, body.event_type);
   }
 
@@ -99,7 +100,7 @@ export class WebhooksController {
   @ApiOperation({ operationId: 'listWebhooks', summary: "List the caller's webhooks", description: 'Oldest first; secrets are never shown.' })
   @ApiListResponse(WebhookView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
-  list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<WebhookView>> {
+  list(@Auth() auth: AuthContext, @ValidQuery() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<WebhookView>> {
     return this.webhooks.list(auth, query, req.path);
   }
 
@@ -121,7 +122,7 @@ export class WebhooksController {
   @WEBHOOK_ID
   @ApiDataResponse(WebhookView)
   @ApiErrors(400, 401, 403, 404, 429)
-  update(@Auth() auth: AuthContext, @Param('id') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookView> {
+  update(@Auth() auth: AuthContext, @Param('id') id: string, @ValidBody() body: UpdateWebhookDto): Promise<WebhookView> {
     return this.webhooks.update(auth, id, body);
   }
 
@@ -143,7 +144,7 @@ export class WebhooksController {
   listDeliveries(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @Query() query: OffsetPageQuery,
+    @ValidQuery() query: OffsetPageQuery,
     @Req() req: Request,
   ): Promise<Paginated<DeliveryView>> {
     return this.webhooks.listDeliveries(auth, id, query, req.path);

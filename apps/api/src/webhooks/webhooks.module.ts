@@ -9,5 +9,6 @@ import { WebhooksService } from './webhooks.service';
   imports: [QueueModule],
   controllers: [WebhooksController],
   providers: [WebhooksService, WebhookTargetResolver],
+  exports: [WebhooksService],
 })
 export class WebhooksModule {}

@@ -14,7 +14,10 @@ import {
 } from '@app/common';
 import { AppConfig } from '@app/config';
 import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
-import { WebhookDeliveryEntity, WebhookDeliveryRepository, WebhookEntity, WebhookRepository } from '@app/database';
+import { activeTraceContext } from '@app/telemetry';
+import { WebhookDeliveryEntity, WebhookEntity } from '@app/database';
+import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
+import { WebhookRepository } from '@app/database/repositories/webhook.repository';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { sampleEvent } from './sample-event';
@@ -26,7 +29,7 @@ const DEFAULT_PER_PAGE = 20;
 
 /**
  * One answer for a private, loopback or unresolvable host: it names no address, and does not
- * tell an internal name that resolves from one that does not (decisions 11).
+ * tell an internal name that resolves from one that does not (docs/api.md#webhook-urls).
  */
 const REFUSED_TARGET = 'must point to a public host: one that resolves, and not to a loopback, private, link-local or reserved address';
 const UNANSWERED_TARGET = `must have a host whose DNS answers within ${TARGET_RESOLUTION_DEADLINE_MS / 1000} seconds; it did not (try again later)`;
@@ -113,6 +116,12 @@ export class WebhooksService implements OnApplicationBootstrap {
     return toDeliveryView(delivery);
   }
 
+  /** The deliveries an event caused to the caller's own webhooks; whether the caller may see the event is for EventsService to say. */
+  async listEventDeliveries(auth: AuthContext, eventId: string): Promise<DeliveryView[]> {
+    if (!isId('evt', eventId)) return [];
+    return (await this.deliveries.listForEvent(auth.userId, eventId)).map(toDeliveryView);
+  }
+
   /** Queues one attempt of a sample event (default: the first kind subscribed); never retried, never disabling. */
   async test(auth: AuthContext, id: string, eventType: EventKind | undefined): Promise<DeliveryView> {
     const webhook = await this.owned(auth, id);
@@ -137,7 +146,7 @@ export class WebhooksService implements OnApplicationBootstrap {
   private async enqueue(delivery: WebhookDeliveryEntity): Promise<DeliveryView> {
     await this.queue.add(
       'deliver',
-      { deliveryId: delivery.id },
+      { deliveryId: delivery.id, traceContext: activeTraceContext() },
       { ...DELIVERY_JOB_OPTIONS, jobId: `${delivery.id}-${delivery.attempts.length + 1}` },
     );
     return toDeliveryView(delivery);

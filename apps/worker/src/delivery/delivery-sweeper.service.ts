@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { WebhookDeliveryRepository } from '@app/database';
+import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { deliveryJobId } from './webhook-delivery.processor';
 

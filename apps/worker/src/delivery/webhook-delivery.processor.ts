@@ -2,14 +2,16 @@ import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig } from '@app/config';
-import { WebhookDeliveryRepository, WebhookRepository } from '@app/database';
+import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
+import { WebhookRepository } from '@app/database/repositories/webhook.repository';
 import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { annotateActiveSpan, inSpan, SpanKind } from '@app/telemetry';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { WebhookAgents } from './webhook-agents';
 import { sendWebhook } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
-/** 2xx within this time is success (decisions 11). */
+/** 2xx within this time is success (docs/api.md#webhook-delivery). */
 const DELIVERY_TIMEOUT_MS = 5000;
 /** The receiver asked never to be called again. */
 const GONE = 410;
@@ -45,11 +47,22 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     this.worker.concurrency = this.config.WEBHOOK_DELIVERY_CONCURRENCY;
   }
 
-  async process(job: Job<WebhookDeliveryJob>): Promise<void> {
+  /**
+   * Each attempt is a span whose parent is the relay's (or the API request's, for a test or a
+   * retry asked for): a child rather than a link, since one change causes the attempt, and so one
+   * trace holds the request, its SQL, the relay, every attempt and the webhook request it sends.
+   */
+  process(job: Job<WebhookDeliveryJob>): Promise<void> {
+    const attributes = { 'rms.delivery.id': job.data.deliveryId, 'messaging.destination.name': WEBHOOK_DELIVERIES_QUEUE };
+    return inSpan('webhook delivery', job.data.traceContext, { kind: SpanKind.CONSUMER, attributes }, () => this.attempt(job));
+  }
+
+  private async attempt(job: Job<WebhookDeliveryJob>): Promise<void> {
     const delivery = await this.deliveries.findPending(job.data.deliveryId);
     if (!delivery) return;
     const { webhook } = delivery;
     if (webhook.status === 'disabled' && !delivery.test) return;
+    annotateActiveSpan({ 'rms.webhook.id': delivery.webhookId, 'rms.event.id': delivery.eventId, 'rms.delivery.attempt': delivery.attemptCount + 1 });
 
     const headers = signatureHeaders(
       webhook.secret,
@@ -89,7 +102,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     await this.deliveries.recordAttempt(delivery.id, attempt, 'pending', new Date(Date.now() + delay));
     await this.queue.add(
       'deliver',
-      { deliveryId: delivery.id },
+      { deliveryId: delivery.id, traceContext: job.data.traceContext },
       { ...DELIVERY_JOB_OPTIONS, delay, jobId: deliveryJobId(delivery.id, attemptNumber + 1) },
     );
     this.metrics.recordAttempt('retrying', false, attempt.duration_ms);

@@ -7,7 +7,7 @@ import { WebhookAgents } from './webhook-agents';
 import { sendWebhook, SendOptions } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
-/** Deliveries to a real HTTPS receiver on 127.0.0.1 with a certificate made for the run (decisions 11). */
+/** Deliveries to a real HTTPS receiver on 127.0.0.1 with a certificate made for the run (docs/api.md#webhook-delivery). */
 describe('sendWebhook', () => {
   let receiver: HttpsReceiver;
   let trusting: WebhookAgents;
@@ -38,13 +38,17 @@ describe('sendWebhook', () => {
       let received: { headers: IncomingMessage['headers']; body: string } | undefined;
       respond((raw, res, requestHeaders) => {
         received = { headers: requestHeaders, body: raw };
-        res.writeHead(200).end('ok');
+        res.writeHead(200, { 'X-Receiver': 'yes' }).end('ok');
       });
       const timestamp = Math.floor(Date.now() / 1000);
       const attempt = await sendWebhook(url(), body, signatureHeaders(secret, event, body, timestamp), options());
       expect(attempt).toMatchObject({ succeeded: true, status_code: 200, error: null, response_body: 'ok' });
       expect(received?.body).toBe(body);
       const headers = received?.headers ?? {};
+      // The attempt records the headers the receiver got (all but Connection, which Node adds last) and those it answered with.
+      expect({ ...attempt.request_headers, connection: 'keep-alive' }).toEqual(headers);
+      expect(JSON.stringify(attempt.request_headers)).not.toContain(secret);
+      expect(attempt.response_headers).toMatchObject({ 'x-receiver': 'yes', date: expect.any(String) });
       expect(headers['content-type']).toBe('application/json');
       expect(headers['x-webhook-event-id']).toBe(event.id);
       expect(headers['x-webhook-event-type']).toBe(event.type);
@@ -85,7 +89,8 @@ describe('sendWebhook', () => {
   it('gives up after the timeout and records why', async () => {
     respond((_raw, res) => void setTimeout(() => res.writeHead(200).end(), 1500));
     const attempt = await sendWebhook(url(), body, {}, options({ timeoutMs: 300 }));
-    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms' });
+    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'no answer within 300 ms', response_headers: null });
+    expect(attempt.request_headers).toMatchObject({ 'content-length': String(Buffer.byteLength(body)) });
   });
 
   it('refuses private targets at connect time unless allowed, naming no address', async () => {
@@ -97,6 +102,7 @@ describe('sendWebhook', () => {
     expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/) });
     // The owner reads attempts[].error: it must not say what the host resolved to.
     for (const attempt of [literal, named]) expect(attempt.error).not.toMatch(/127\.0\.0\.1|::1/);
+    for (const attempt of [literal, named]) expect(attempt).toMatchObject({ request_headers: null, response_headers: null });
   });
 
   it.each(['[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b:1::7f00:1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]'])(
@@ -120,13 +126,20 @@ describe('sendWebhook', () => {
 
   it.each(['https://[fe80::1%25eth0]/hook', 'https://[::1/hook'])('records an unparsable stored url (%s) as a failed attempt instead of throwing', async (stored) => {
     const attempt = await sendWebhook(stored, body, {}, options());
-    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: 'The webhook url cannot be parsed.' });
+    expect(attempt).toMatchObject({
+      succeeded: false,
+      status_code: null,
+      error: 'The webhook url cannot be parsed.',
+      request_headers: null,
+      response_headers: null,
+    });
   });
 
   it('records an untrusted certificate as an error', async () => {
     respond((_raw, res) => res.writeHead(200).end());
     const attempt = await sendWebhook(url(), body, {}, options({ agents: untrusting }));
-    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.any(String) });
+    // Nothing went out, so no headers are recorded as sent.
+    expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.any(String), request_headers: null, response_headers: null });
   });
 
   it('reuses one kept connection per origin for consecutive deliveries', async () => {

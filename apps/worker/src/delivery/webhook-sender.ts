@@ -3,21 +3,29 @@ import { request } from 'node:https';
 import { isIP } from 'node:net';
 import { isRefusedAddress, RefusedTargetError } from '@app/common';
 import type { DeliveryAttempt } from '@app/database';
+import { boundedHeaders } from './attempt-headers';
 import { WebhookAgents } from './webhook-agents';
 
 /** How much of a response body an attempt keeps. */
 const RESPONSE_BODY_LIMIT = 1024;
 
+/** What an attempt keeps of the receiver's answer. */
+interface Answer {
+  headers: Record<string, string>;
+  body: string;
+}
+
 export interface SendOptions {
-  /** 2xx within this time is success (5 seconds, decisions 11). */
+  /** 2xx within this time is success (5 seconds, docs/api.md#webhook-delivery). */
   timeoutMs: number;
   /** The connections, kept per origin, and whether private addresses are refused. */
   agents: WebhookAgents;
 }
 
 /**
- * POSTs one delivery and describes the attempt; never throws. Redirects are not followed
- * (a 3xx is a failure), and the address connected to is checked, not only the name.
+ * POSTs one delivery and describes the attempt, with the headers sent and answered; never
+ * throws. Redirects are not followed (a 3xx is a failure), and the address connected to is
+ * checked, not only the name.
  */
 export async function sendWebhook(
   url: string,
@@ -27,12 +35,15 @@ export async function sendWebhook(
 ): Promise<DeliveryAttempt & { succeeded: boolean }> {
   const attemptedAt = new Date();
   const started = process.hrtime.bigint();
-  const finish = (statusCode: number | null, error: string | null, responseBody: string | null) => ({
+  let requestHeaders: Record<string, string> | null = null;
+  const finish = (statusCode: number | null, error: string | null, answer: Answer | null) => ({
     attempted_at: attemptedAt.toISOString(),
     status_code: statusCode,
     duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6),
     error,
-    response_body: responseBody,
+    response_body: answer?.body ?? null,
+    request_headers: requestHeaders,
+    response_headers: answer?.headers ?? null,
     succeeded: statusCode !== null && statusCode >= 200 && statusCode < 300,
   });
   // A url stored before the API refused its form (a zone id, say) is a failed attempt, not a thrown job.
@@ -47,11 +58,11 @@ export async function sendWebhook(
   return new Promise((resolve) => {
     let settled = false;
     let current: ClientRequest | undefined;
-    const settle = (statusCode: number | null, error: string | null, responseBody: string | null): void => {
+    const settle = (statusCode: number | null, error: string | null, answer: Answer | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(finish(statusCode, error, responseBody));
+      resolve(finish(statusCode, error, answer));
     };
     const send = (): void => {
       const req = request(
@@ -61,7 +72,10 @@ export async function sendWebhook(
           const chunks: Buffer[] = [];
           let size = 0;
           const done = (): void =>
-            settle(res.statusCode ?? null, null, Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'));
+            settle(res.statusCode ?? null, null, {
+              headers: boundedHeaders(res.headers),
+              body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8'),
+            });
           res.on('data', (chunk: Buffer) => {
             chunks.push(chunk);
             size += chunk.length;
@@ -75,6 +89,13 @@ export async function sendWebhook(
         },
       );
       current = req;
+      // Kept once they went out (the request was written, or answered early), not when the
+      // connection failed; Node adds Host among them, and only Connection after.
+      const recordSentHeaders = (): void => {
+        requestHeaders = boundedHeaders(req.getHeaders());
+      };
+      req.on('finish', recordSentHeaders);
+      req.on('response', recordSentHeaders);
       req.on('error', (error: NodeJS.ErrnoException) => {
         // A kept connection the receiver closed while idle fails before any answer: the request
         // goes again on another connection rather than counting as a failed attempt.

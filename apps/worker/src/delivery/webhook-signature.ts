@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 const STANDARD_SECRET_PREFIX = 'whsec_';
 
 /**
- * The signing headers of one delivery (decisions 11): `X-Webhook-Signature`, the lowercase
+ * The signing headers of one delivery (docs/api.md#webhook-delivery): `X-Webhook-Signature`, the lowercase
  * hex HMAC-SHA256 of the exact body keyed with the secret's UTF-8 bytes; and the Standard
  * Webhooks trio, whose HMAC covers `{id}.{timestamp}.{body}` so a receiver can refuse replays.
  * Standard Webhooks libraries key a `whsec_` secret with its decoded base64 part.

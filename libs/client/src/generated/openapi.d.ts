@@ -646,7 +646,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description The events the caller's webhooks could receive (their own resources and user record, their organizations' resources; everything for platform admins), newest first, in cursor pages. Each is the body a webhook receives.
+         * @description The events the caller's webhooks could receive (their own resources and user record, their organizations' resources; everything for platform admins), newest first, in cursor pages. Each is the body a webhook receives. Events are kept for the retention period the operator sets (30 days by default), then deleted; an event whose delivery is still being retried stays until that delivery ends.
          */
         get: operations["listEvents"];
         put?: never;
@@ -666,7 +666,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description One the caller could list; any other is 404.
+         * @description One the caller could list; any other is 404, as is one deleted after the retention period (30 days by default).
          */
         get: operations["getEvent"];
         put?: never;
@@ -1742,6 +1742,29 @@ export interface components {
             error: string | null;
             /** @description The first KiB of the response body. */
             response_body: string | null;
+            /**
+             * @description The headers sent, names lower-cased: the signature headers, never the secret. Null when no request went out, and on attempts made before headers were recorded.
+             * @example {
+             *       "host": "hooks.example.com",
+             *       "content-type": "application/json",
+             *       "webhook-id": "evt_01JD3Q0F6K8W2M4N6P8R0T2V4X",
+             *       "webhook-timestamp": "1763717400",
+             *       "webhook-signature": "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4="
+             *     }
+             */
+            request_headers: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description The receiver's answer headers, names lower-cased: the first 50, each value cut to its first KiB. Null when no answer came, and on attempts made before headers were recorded.
+             * @example {
+             *       "content-type": "text/plain",
+             *       "content-length": "2"
+             *     }
+             */
+            response_headers: {
+                [key: string]: string;
+            } | null;
         };
         DeliveryView: {
             /** @example dlv_01JD3Q0F6K8W2M4N6P8R0T2V4X */

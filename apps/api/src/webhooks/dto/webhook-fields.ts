@@ -21,7 +21,7 @@ function isHttpsUrl(value: unknown): boolean {
 /** Checks a field only when it is sent: omitted keeps the value, and `null` is refused, since none of these can be cleared. */
 export const WhenSent = (): PropertyDecorator => ValidateIf((_dto, value: unknown) => value !== undefined);
 
-/** `url`: https only (decisions 11); private addresses are refused by the service. */
+/** `url`: https only (docs/api.md#webhook-urls); private addresses are refused by the service. */
 export function WebhookUrlField(required: boolean): PropertyDecorator {
   const doc = {
     format: 'uri',
