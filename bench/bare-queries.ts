@@ -14,7 +14,7 @@ import {
   ResourceListRow,
   visibleResourceStatement,
 } from '@app/database';
-import { parseResourceListQuery } from '../apps/api/src/resources/resource-list-query';
+import { toResourceListQuery } from '../apps/api/src/resources/resource-list-query';
 
 const iso = (column: string): string =>
   `to_char(r.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${column}`;
@@ -23,7 +23,7 @@ const ORDER = 'r.created_at DESC, r.id DESC';
 const LIVE = 'r.deleted_at IS NULL AND r.owner_id = $1';
 
 /** What `GET /resources?limit=N` asks for (the default sort and list fields), as the service reads it. */
-const DEFAULT_LIST = parseResourceListQuery({ limit: '20' }).spec;
+const DEFAULT_LIST = toResourceListQuery({ limit: 20 }).spec;
 
 const callerOf = (owner: string): AuthContext => ({
   userId: owner,

@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: starts the built service on a scratch database seeded with 100,000
  * resources, measures each route with autocannon beside a bare Nest app (the floor) and a bare
- * `pg` server (the baseline) answering the same SQL, then the cost of each credential kind and
- * of the rate-limit check, and prints one table. Every scenario is measured in BENCH_ROUNDS
+ * `pg` server (the baseline) answering the same SQL, then the cost of each credential kind, of
+ * the rate-limit check and of tracing, and prints one table. Every scenario is measured in BENCH_ROUNDS
  * alternating rounds and reported as the median with its range. Everything it creates
  * (database, Redis keys, processes) is removed at the end.
  */
@@ -30,6 +30,9 @@ const PORTS = {
   unauthenticated: FIRST_PORT + 3,
   unlimited: FIRST_PORT + 4,
   variant: FIRST_PORT + 5,
+  otlpSink: FIRST_PORT + 6,
+  tracedAll: FIRST_PORT + 7,
+  tracedTenth: FIRST_PORT + 8,
 };
 const LOG_DIR = '.bench';
 
@@ -353,6 +356,8 @@ async function main(): Promise<void> {
     await logIn();
     rows.push(...(await organizationMemberRows(db, jwt)));
     rows.push(...(await credentialCosts(byId, ownerId, credentials)));
+    await logIn();
+    rows.push(...(await tracingCosts(byId, jwt)));
 
     const output = table(rows);
     const failures = rows
@@ -376,7 +381,7 @@ async function main(): Promise<void> {
 
 /**
  * A member of three organizations who sees the 100,000 seeded resources only through them
- * (decisions 4): cursor page 1 against a page 5,000 deep, which must cost about the same.
+ * (docs/api.md#resource-access): cursor page 1 against a page 5,000 deep, which must cost about the same.
  * Runs after the owner's scenarios, as it spreads their resources over the organizations.
  */
 async function organizationMemberRows(db: Client, ownerHeaders: Record<string, string>): Promise<Row[]> {
@@ -476,6 +481,40 @@ async function credentialCosts(
     });
   });
   return rows;
+}
+
+/**
+ * GET /resources/{id} with tracing on, every request sampled and one in ten, beside the API with
+ * it off (the process of the rows above): two more API processes, exporting OTLP to a sink that
+ * discards it, measured in alternating rounds with it.
+ */
+async function tracingCosts(paths: string[], headers: Record<string, string>): Promise<Row[]> {
+  startProcess('otlp-sink', compiled('otlp-sink'), { ...serviceEnv, PORT: String(PORTS.otlpSink) });
+  await waitFor(`http://127.0.0.1:${PORTS.otlpSink}/`);
+  const sampled: Array<[share: string, port: number, ratio: string]> = [
+    ['100%', PORTS.tracedAll, '1'],
+    ['10%', PORTS.tracedTenth, '0.1'],
+  ];
+  for (const [, port, ratio] of sampled) {
+    startProcess(`api-tracing-${ratio}`, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], {
+      ...serviceEnv,
+      PORT: String(port),
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlpSink}`,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: ratio,
+    });
+  }
+  for (const [, port] of sampled) await waitFor(`http://127.0.0.1:${port}/health/ready`);
+  const [off, ...traced] = await measureRounds([PORTS.api, ...sampled.map(([, port]) => port)].map((port) => ({ port, load: { paths, headers } })));
+  return [
+    { scenario: 'GET /resources/{id}, tracing off', service: off, target: '(reference)', pass: true },
+    ...sampled.map(([share], index) => ({
+      scenario: `GET /resources/{id}, tracing on, ${share} sampled (cost ${((1 - traced[index].rps / off.rps) * 100).toFixed(0)}%)`,
+      service: traced[index],
+      target: '(reported)',
+      pass: true,
+    })),
+  ];
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
 
-/** PATCH /v2/users/{id}: platform admins change a user's role and plan (decisions 7). */
+/** PATCH /v2/users/{id}: platform admins change a user's role and plan (docs/api.md#users). */
 
 describe('admin user changes', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { ApiKeyRepository } from '@app/database';
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 
-/** API keys: POST/GET/DELETE /v2/api-keys and the X-API-Key credential (decisions 9). */
+/** API keys: POST/GET/DELETE /v2/api-keys and the X-API-Key credential (docs/api.md#api-keys). */
 
 describe('API keys', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { decode, sign } from 'jsonwebtoken';
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, newCredentials, TestApp, TestUser } from './support';
 
-/** Accounts: register, login, refresh, logout and the access-token checks (decisions 3, 7, 9, 11). */
+/** Accounts: register, login, refresh, logout and the access-token checks (docs/api.md#errors, docs/api.md#users, docs/api.md#jwt, docs/api.md#events). */
 
 const USER_ID = /^usr_[0-9A-HJKMNP-TV-Z]{26}$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -60,7 +60,7 @@ function signed(claims: object, key = secret()): string {
   return sign(claims, key, { algorithm: 'HS256' });
 }
 
-/** The body of login and refresh: `{ data: <token pair> }` (decisions 3, 9). */
+/** The body of login and refresh: `{ data: <token pair> }` (docs/api.md#envelope, docs/api.md#jwt). */
 function tokenPairEnvelope(): unknown {
   return {
     data: { access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'Bearer', expires_in: ACCESS_TTL },
@@ -131,7 +131,7 @@ describe('accounts (auth)', () => {
       expect(rows[0].password_hash).not.toContain(credentials.password);
     });
 
-    it('writes exactly one user.created event with the user view and no previous_data (decisions 11)', async () => {
+    it('writes exactly one user.created event with the user view and no previous_data (docs/api.md#events)', async () => {
       const res = await t.http.post('/v2/auth/register').send(newCredentials()).expect(201);
       const events = await eventsOf(res.body.data.id, 'user.created');
       expect(events).toHaveLength(1);
@@ -280,7 +280,7 @@ describe('accounts (auth)', () => {
       expect((await me(res.body.data.access_token)).status).toBe(200);
     });
 
-    it('signs JWTs with HS256 and the claims of decisions 9', async () => {
+    it('signs JWTs with HS256 and the claims of docs/api.md#jwt', async () => {
       const res = await login(user.email, user.password).expect(200);
       const { access_token: access, refresh_token: refreshToken } = res.body.data;
       for (const token of [access, refreshToken]) {
@@ -535,7 +535,7 @@ describe('accounts (auth)', () => {
   });
 
   describe('logs', () => {
-    it('never carry a password or a token (decisions 7, 9)', async () => {
+    it('never carry a password or a token (docs/api.md#logging)', async () => {
       const credentials = newCredentials();
       await t.http.post('/v2/auth/register').send(credentials).expect(201);
       // A refused login (username is not a login field) carries the password too.

@@ -6,7 +6,7 @@ import { Actor, ACTORS, Fixture, KEY_WITH_SCOPE, KEY_WITHOUT_SCOPE, MATRIX, rend
 
 /**
  * Every endpoint of resources, bulk, organizations, members and users, for every kind of
- * caller (decisions 4, 7, 8, 9): the status of each cell of test/authorization-matrix.ts.
+ * caller (docs/api.md#resource-access, docs/api.md#users, docs/api.md#organizations, docs/api.md#scopes): the status of each cell of test/authorization-matrix.ts.
  * Each test builds a fresh organization and resource, so writes cannot affect other cells.
  */
 describe('Authorization matrix', () => {

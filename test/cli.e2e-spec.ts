@@ -23,7 +23,7 @@ async function withMaintenanceDatabase<T>(work: (client: Client) => Promise<T>):
   }
 }
 
-describe('admin CLI (decisions 7, 13)', () => {
+describe('admin CLI (docs/api.md#users, docs/api.md#processes)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -154,7 +154,7 @@ describe('admin CLI (decisions 7, 13)', () => {
     });
   });
 
-  describe('settings: the environment, then .env (decisions 13)', () => {
+  describe('settings: the environment, then .env (docs/api.md#processes)', () => {
     /** A fresh shell in a directory of its own, with this .env (none when null). */
     const directories: string[] = [];
     function directoryWith(envFile: string | null): string {

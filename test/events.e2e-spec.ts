@@ -1,6 +1,6 @@
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 
-/** The event log: GET /v2/events and /v2/events/{id} (decisions 5 cursor meta, 9, 11). */
+/** The event log: GET /v2/events and /v2/events/{id} (docs/api.md#cursor-pagination, docs/api.md#scopes, docs/api.md#events). */
 describe('Events', () => {
   let t: TestApp;
   let owner: TestUser;

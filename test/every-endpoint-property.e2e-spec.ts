@@ -4,7 +4,7 @@ import { createTestApp, createUser, TestApp, TestUser } from './support';
 /**
  * Every operation of the served OpenAPI document, fed random bodies, query strings and headers
  * (NUL bytes, lone surrogates, huge and negative integers, deep nesting, very many keys): the
- * answer is always a 2xx, 3xx or 4xx in the envelope, never a 5xx (decisions 3).
+ * answer is always a 2xx, 3xx or 4xx in the envelope, never a 5xx (docs/api.md#errors).
  */
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';

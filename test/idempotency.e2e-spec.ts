@@ -5,7 +5,7 @@ import { IdempotencyStore } from '../apps/api/src/platform/idempotency/idempoten
 import { requestFingerprint } from '../apps/api/src/platform/idempotency/request-fingerprint';
 import { bearer } from './resources.fixtures';
 
-/** Idempotency-Key on POST and PATCH: decisions 12. */
+/** Idempotency-Key on POST and PATCH: docs/api.md#idempotency. */
 describe('Idempotency-Key', () => {
   let t: TestApp;
   let user: TestUser;

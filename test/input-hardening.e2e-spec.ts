@@ -4,7 +4,7 @@ import { bearer } from './resources.fixtures';
 
 /**
  * Inputs that once reached PostgreSQL as errors (500s): page numbers past bigint, NUL bytes,
- * lone surrogates; and hostile bodies whose cost must stay bounded (decisions 3 and 5).
+ * lone surrogates; and hostile bodies whose cost must stay bounded (docs/api.md#request-bodies and docs/api.md#limits).
  */
 describe('input hardening: no input gives a 500', () => {
   let t: TestApp;

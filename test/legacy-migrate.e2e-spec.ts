@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { CliResult, createTestApp, createUser, expectError, runCli, TestApp, TestUser } from './support';
 
-/** Legacy tokens: the import-legacy-tokens command and POST /v2/auth/migrate (decisions 9). */
+/** Legacy tokens: the import-legacy-tokens command and POST /v2/auth/migrate (docs/api.md#legacy-migration). */
 
 const cli = runCli;
 

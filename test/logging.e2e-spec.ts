@@ -13,7 +13,7 @@ interface LogLine {
   err?: { type: string; message: string; stack: string };
 }
 
-describe('logging (decisions 3, 9)', () => {
+describe('logging (docs/api.md#request-id, docs/api.md#logging)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ captureLogs: true });

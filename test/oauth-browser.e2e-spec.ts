@@ -40,7 +40,7 @@ class CallbackReceiver {
 
 /**
  * The authorization code flow as users meet it: the pages in headless Chromium, driven by the
- * keyboard, and `openid-client` with its defaults as the real OAuth client (decisions 9), run
+ * keyboard, and `openid-client` with its defaults as the real OAuth client (docs/api.md#oauth), run
  * command by command in its own process (it is ES modules only).
  */
 describe('OAuth in a browser, with openid-client', () => {

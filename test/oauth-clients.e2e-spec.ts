@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 import { REDIRECT_URI, registerClient, sessionCookie } from './oauth/oauth-flow';
 
-/** OAuth clients: POST/GET/DELETE /v2/oauth-clients (decisions 9). */
+/** OAuth clients: POST/GET/DELETE /v2/oauth-clients (docs/api.md#oauth). */
 describe('OAuth clients', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -3,7 +3,7 @@ import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { consent, pkcePair, REDIRECT_URI, RegisteredClient, registerClient, sessionCookie } from './oauth/oauth-flow';
 
 /**
- * Reuse detection under races (decisions 9, RFC 9700 4.14): when two exchanges of one code, or
+ * Reuse detection under races (docs/api.md#oauth, RFC 9700 4.14): when two exchanges of one code, or
  * two refreshes of one token, run at once, the loser revokes the grant; that must hold for the
  * tokens the winner stores afterwards too.
  */

@@ -6,7 +6,7 @@ import { authorizeInBrowser, REDIRECT_URI, registerClient } from './oauth/oauth-
 import { createTestAppWithPublicUrl } from './oauth/oauth-test-app';
 
 /**
- * Real OAuth clients against the listening server (decisions 9): openid-client 6 with its
+ * Real OAuth clients against the listening server (docs/api.md#oauth): openid-client 6 with its
  * defaults and with client_secret_basic, and oauth4webapi 3, each discovering the server from
  * its metadata. Basic credentials are form-encoded by both (`_` as `%5F`, `-` as `%2D`).
  */

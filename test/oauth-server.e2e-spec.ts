@@ -4,7 +4,7 @@ import { createTestApp, createUser, expectError, TestApp, TestUser } from './sup
 import { consent, hiddenField, hiddenFields, pkcePair, REDIRECT_URI, RegisteredClient, registerClient, sessionCookie, setCookiePair } from './oauth/oauth-flow';
 import { createTestAppWithPublicUrl } from './oauth/oauth-test-app';
 
-/** The authorization server: /oauth/authorize pages, /oauth/token, revoke, introspect, metadata (decisions 1, 9). */
+/** The authorization server: /oauth/authorize pages, /oauth/token, revoke, introspect, metadata (docs/api.md#root-paths, docs/api.md#oauth). */
 describe('OAuth 2.0 authorization server', () => {
   let t: TestApp;
   let owner: TestUser;

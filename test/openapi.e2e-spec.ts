@@ -31,10 +31,10 @@ interface Document {
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-/** Where the service answers outside `/v2` (decisions 1). */
+/** Where the service answers outside `/v2` (docs/api.md#root-paths). */
 const ROOT_PATH = /^\/(v2\/|oauth\/|health\/|metrics$|\.well-known\/)/;
 
-describe('OpenAPI (decisions 1)', () => {
+describe('OpenAPI (docs/api.md#root-paths)', () => {
   let t: TestApp;
   let document: Document;
 
@@ -215,7 +215,7 @@ describe('OpenAPI (decisions 1)', () => {
     });
   });
 
-  describe('webhooks: the events as a contract (decisions 11)', () => {
+  describe('webhooks: the events as a contract (docs/api.md#event-payload)', () => {
     it('has one POST per event kind, with its payload schema and the signature headers of both schemes', () => {
       expect(Object.keys(document.webhooks).sort()).toEqual([...EVENT_KINDS].sort());
       const workerHeaders = Object.keys(signatureHeaders('whsec_c2VjcmV0', { id: 'evt_x', type: 'resource.created' }, '{}', 0)).filter((name) => name !== 'Content-Type');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 
 /**
- * What organization membership shows and allows (decisions 4, 7, 8): members see the
+ * What organization membership shows and allows (docs/api.md#resource-access, docs/api.md#users, docs/api.md#organizations): members see the
  * organization's resources, owner/admin/member write them, a viewer only reads, others get 404;
  * GET /users shows the users who share an organization with the caller.
  */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 
-/** Organizations and members (decisions 8): records, slug rules, roles, conflicts. */
+/** Organizations and members (docs/api.md#organizations): records, slug rules, roles, conflicts. */
 describe('Organizations', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -18,7 +18,7 @@ describe('platform', () => {
     await t.close();
   });
 
-  describe('request bodies (decisions 3)', () => {
+  describe('request bodies (docs/api.md#request-bodies)', () => {
     const post = (body: string, type = 'application/json') =>
       t.http.post('/v2/auth/register').set('Content-Type', type).send(body);
 
@@ -72,7 +72,7 @@ describe('platform', () => {
     });
   });
 
-  describe('routing (decisions 3)', () => {
+  describe('routing (docs/api.md#errors)', () => {
     it.each(['/v2/nope', '/v2/users/me/nope', '/nope', '/v2', '/health'])('answers 404 not_found to GET %s', async (path) => {
       const res = await t.http.get(path);
       expect(res.status).toBe(404);
@@ -179,7 +179,7 @@ describe('platform', () => {
     });
   });
 
-  describe('X-Request-ID (decisions 3)', () => {
+  describe('X-Request-ID (docs/api.md#request-id)', () => {
     it.each(['abc', 'req-123.ABC_def', 'a'.repeat(128), '0', 'trace.4bf92f3577b34da6a3ce929d0e0e4736'])(
       'echoes the valid client id %s',
       async (id) => {
@@ -221,7 +221,7 @@ describe('platform', () => {
     });
   });
 
-  describe('/v1 (decisions 1)', () => {
+  describe('/v1 (docs/api.md#legacy-v1)', () => {
     it.each([
       ['get', '/v1'],
       ['get', '/v1/resources'],
@@ -270,7 +270,7 @@ describe('platform', () => {
     });
   });
 
-  describe('health (decisions 1)', () => {
+  describe('health (docs/api.md#operations)', () => {
     it('answers /health/live with 200 and no credential', async () => {
       const res = await t.http.get('/health/live');
       expect(res.status).toBe(200);
@@ -318,7 +318,7 @@ describe('platform', () => {
     });
   });
 
-  describe('metrics (decisions 1)', () => {
+  describe('metrics (docs/api.md#operations)', () => {
     it('serves Prometheus text with request counters by route pattern and process metrics', async () => {
       await t.http.get('/health/live').expect(200);
       await t.http.get('/v2/nope/res_01ABCDEFGHJKMNPQRSTVWXYZ01').expect(404);
@@ -350,7 +350,7 @@ describe('platform', () => {
   });
 });
 
-describe('readiness when a dependency is down (decisions 1)', () => {
+describe('readiness when a dependency is down (docs/api.md#operations)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -420,7 +420,7 @@ function requestArrives(server: Server, url: string): Promise<void> {
   });
 }
 
-describe('graceful shutdown (decisions 13)', () => {
+describe('graceful shutdown (docs/api.md#processes)', () => {
   const LOGIN_BODY = JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' });
   const LOGIN_HEAD =
     'POST /v2/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
@@ -474,7 +474,7 @@ describe('graceful shutdown (decisions 13)', () => {
   });
 });
 
-describe('the API process (decisions 13)', () => {
+describe('the API process (docs/api.md#processes)', () => {
   interface Exit {
     code: number | null;
     signal: NodeJS.Signals | null;

@@ -2,7 +2,7 @@ import { createTestApp, createUser, expectError, TestApp, TestUser } from './sup
 
 /**
  * Removed authentication methods each get 401 authentication_required naming the supported
- * replacement; two credentials in one request are 400 invalid_request (decisions 9).
+ * replacement; two credentials in one request are 400 invalid_request (docs/api.md#removed-methods).
  */
 
 describe('removed methods and credential conflicts', () => {

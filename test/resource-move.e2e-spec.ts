@@ -4,7 +4,7 @@ import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, 
 import { bearer, eventsOf } from './resources.fixtures';
 
 /**
- * Moving a resource between organizations with PATCH `organization_id` (decisions 4): taking it
+ * Moving a resource between organizations with PATCH `organization_id` (docs/api.md#resource-access): taking it
  * out of its organization needs what hard-deleting it there needs (its owner, or an owner or
  * admin there), and the target needs what creating there needs. Otherwise a member could move
  * someone else's resource to an organization it owns and hard-delete it there, or take it from

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer, eventsOf, fieldsOf, seedResources } from './resources.fixtures';
 
-/** POST and PATCH /resources/bulk: decisions 6 (atomic, 1-100 items, details per item). */
+/** POST and PATCH /resources/bulk: docs/api.md#bulk (atomic, 1-100 items, details per item). */
 describe('resources: bulk create and bulk update', () => {
   let t: TestApp;
   let owner: TestUser;

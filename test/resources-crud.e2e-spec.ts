@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer, eventsOf, fieldsOf, ResourceJson } from './resources.fixtures';
 
-/** Single-resource endpoints: decisions 4 (fields, limits, ownership) and 11 (events). */
+/** Single-resource endpoints: docs/api.md#resources (fields, limits, ownership) and docs/api.md#events. */
 describe('resources: create, read, replace, update, delete', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -10,7 +10,7 @@ interface ListItem {
   updated_at: string;
 }
 
-/** GET /resources: decisions 5 (offset and cursor pagination, sort, filters, fields). */
+/** GET /resources: docs/api.md#pagination (offset and cursor pagination, sort, filters, fields). */
 describe('resources: listing', () => {
   let t: TestApp;
   let owner: TestUser;

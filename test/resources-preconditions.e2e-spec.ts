@@ -1,7 +1,7 @@
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer, eventsOf } from './resources.fixtures';
 
-/** ETag, If-Match and If-None-Match on single resources: decisions 12. */
+/** ETag, If-Match and If-None-Match on single resources: docs/api.md#conditional-requests. */
 describe('resources: ETag and preconditions', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { bearer } from './resources.fixtures';
 
-/** Whatever arrives, the answer is a 2xx or 4xx in the envelope, never a 500 (decisions 3). */
+/** Whatever arrives, the answer is a 2xx or 4xx in the envelope, never a 500 (docs/api.md#errors). */
 describe('resources: random input never breaks the service', () => {
   let t: TestApp;
   let user: TestUser;

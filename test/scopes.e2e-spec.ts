@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 
 /**
- * Scopes on the endpoints of the users and resources areas (decisions 9): GET needs
+ * Scopes on the endpoints of the users and resources areas (docs/api.md#scopes): GET needs
  * read:<area>, other methods write:<area>, write does not imply read; JWT and session logins act
  * with every scope. The scope guard's unit test covers every area.
  */

@@ -20,7 +20,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-/** The SDK's credentials against the real API (decisions 9). */
+/** The SDK's credentials against the real API (docs/api.md#authentication). */
 describe('SDK credentials', () => {
   let t: TestApp;
   let user: TestUser;

@@ -19,7 +19,7 @@ async function apiError(promise: Promise<unknown>): Promise<RmsApiError> {
   return error;
 }
 
-/** The SDK's typed errors from the real API (decisions 3). */
+/** The SDK's typed errors from the real API (docs/api.md#errors). */
 describe('SDK errors', () => {
   let t: TestApp;
   let user: TestUser;

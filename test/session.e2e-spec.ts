@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
 import { createTestAppWithPublicUrl } from './oauth/oauth-test-app';
 
-/** Session login: POST /v2/session/login and /logout, the cookie and CSRF (decisions 9). */
+/** Session login: POST /v2/session/login and /logout, the cookie and CSRF (docs/api.md#sessions). */
 
 function setCookie(res: Response): string {
   const cookies = res.headers['set-cookie'] as unknown as string[] | undefined;

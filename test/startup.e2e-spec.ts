@@ -9,7 +9,7 @@ import { BUILT_API, freePort, FROM_SOURCE, PROJECT_ROOT } from './support';
 
 /**
  * Operators start the built service with `npm run start:api` / `start:worker` and the
- * environment alone, on a database that may not exist yet (decisions 13: migrations run on start).
+ * environment alone, on a database that may not exist yet (docs/api.md#processes: migrations run on start).
  */
 const SERVER_URL = new URL(process.env.DATABASE_URL ?? '');
 
@@ -100,7 +100,7 @@ describe('npm run start:api on an empty database', () => {
   }, 60000);
 });
 
-describe('settings at start (decisions 13)', () => {
+describe('settings at start (docs/api.md#processes)', () => {
   it('npm start takes .env for what the shell leaves unset, and a variable set in the shell wins', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'rms-start-'));
     try {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
 
 /**
- * GET /v2/users (decisions 5, 7): admins see everyone, other callers themselves (and, once
+ * GET /v2/users (docs/api.md#offset-pagination, docs/api.md#users): admins see everyone, other callers themselves (and, once
  * organizations exist, the users who share one with them). Other suites register users on
  * the same database at the same time, so the admin's checks search for this run's tag.
  */

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from './support';
 
-/** The calling user: GET and PATCH /v2/users/me and the `user.updated` event (decisions 7, 11). */
+/** The calling user: GET and PATCH /v2/users/me and the `user.updated` event (docs/api.md#users, docs/api.md#events). */
 
 interface EventRow {
   data: { object: Record<string, unknown> };

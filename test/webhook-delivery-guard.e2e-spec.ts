@@ -13,7 +13,7 @@ import {
 } from './support';
 
 /**
- * The private-address guard at connection time (decisions 11): webhooks stored while private
+ * The private-address guard at connection time (docs/api.md#webhook-urls): webhooks stored while private
  * targets were allowed, delivered by a worker that refuses them. The suite has its own
  * database, so its worker relays no other suite's events.
  */

@@ -9,7 +9,7 @@ const SLACK_MS = 1500;
 
 /**
  * Webhook hosts resolved at create and update through WEBHOOK_DNS_SERVERS, off the thread pool
- * and within a deadline (decisions 11), against a DNS server of the test's own on 127.0.0.1.
+ * and within a deadline (docs/api.md#webhook-urls), against a DNS server of the test's own on 127.0.0.1.
  */
 describe('Webhook hosts resolved through WEBHOOK_DNS_SERVERS', () => {
   let dns: FakeDnsServer;

@@ -2,16 +2,18 @@ import { DataSource } from 'typeorm';
 import { newId } from '@app/common';
 import {
   deliveryKey,
+  EventOutbox,
   EventRepository,
   WebhookDeliveryRepository,
   WebhookRepository,
 } from '@app/database';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 
-/** The webhook schema and its repositories on the real database (decisions 11). */
+/** The webhook schema and its repositories on the real database (docs/api.md#webhooks). */
 describe('webhook and event repositories', () => {
   let testApp: TestApp;
   let dataSource: DataSource;
+  let outbox: EventOutbox;
   let events: EventRepository;
   let webhooks: WebhookRepository;
   let deliveries: WebhookDeliveryRepository;
@@ -22,6 +24,7 @@ describe('webhook and event repositories', () => {
   beforeAll(async () => {
     testApp = await createTestApp();
     dataSource = testApp.app.get(DataSource);
+    outbox = testApp.app.get(EventOutbox);
     events = testApp.app.get(EventRepository);
     webhooks = testApp.app.get(WebhookRepository);
     deliveries = testApp.app.get(WebhookDeliveryRepository);
@@ -82,12 +85,12 @@ describe('webhook and event repositories', () => {
     const adminHook = await newWebhook(admin.id, ['user.updated']);
     const unsubscribed = await newWebhook(admin.id, ['resource.created']);
     await dataSource.transaction((manager) =>
-      events.append(manager, [{ type: 'user.updated', object: { id: owner.id }, ownerId: owner.id }]),
+      outbox.append(manager, [{ type: 'user.updated', object: { id: owner.id }, ownerId: owner.id }]),
     );
 
     const relay = () =>
       dataSource.transaction(async (manager) => {
-        const claimed = await events.claimUnpublished(manager, 100);
+        const claimed = await outbox.claimUnpublished(manager, 100);
         const targets = await webhooks.matchEvents(manager, claimed);
         const ids = await deliveries.insertMissing(
           manager,
@@ -113,7 +116,7 @@ describe('webhook and event repositories', () => {
     const [, count] = await deliveries.list(ownerHook.id, 0, 10);
     expect(count).toBe(1);
 
-    await dataSource.transaction((manager) => events.markPublished(manager, [eventId]));
+    await dataSource.transaction((manager) => outbox.markPublished(manager, [eventId]));
     expect((await relay()).claimed).toHaveLength(0);
   });
 
@@ -128,7 +131,7 @@ describe('webhook and event repositories', () => {
 
   it('lets two relays claim disjoint batches (SKIP LOCKED)', async () => {
     await dataSource.transaction((manager) =>
-      events.append(manager, [
+      outbox.append(manager, [
         { type: 'user.updated', object: { n: 1 }, ownerId: owner.id },
         { type: 'user.updated', object: { n: 2 }, ownerId: owner.id },
       ]),
@@ -136,8 +139,8 @@ describe('webhook and event repositories', () => {
     const runner = dataSource.createQueryRunner();
     await runner.startTransaction();
     try {
-      const held = await events.claimUnpublished(runner.manager, 1);
-      const second = await dataSource.transaction((manager) => events.claimUnpublished(manager, 10));
+      const held = await outbox.claimUnpublished(runner.manager, 1);
+      const second = await dataSource.transaction((manager) => outbox.claimUnpublished(manager, 10));
       expect(held).toHaveLength(1);
       expect(second.map((event) => event.id)).not.toContain(held[0].id);
       expect(second.length).toBeGreaterThanOrEqual(1);

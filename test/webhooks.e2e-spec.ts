@@ -25,7 +25,7 @@ const MALFORMED_URLS = [
   'https://bücher.example/in',
 ];
 
-/** Webhook registrations: /v2/webhooks (decisions 3, 9 and 11). */
+/** Webhook registrations: /v2/webhooks (docs/api.md#errors, docs/api.md#scopes and docs/api.md#webhooks). */
 describe('Webhooks', () => {
   let t: TestApp;
   let db: DataSource;
@@ -112,7 +112,7 @@ describe('Webhooks', () => {
       expect(res.status).toBe(400);
     });
 
-    it('needs write:webhooks to create and read:webhooks to list (decisions 9)', async () => {
+    it('needs write:webhooks to create and read:webhooks to list (docs/api.md#scopes)', async () => {
       const keyWith = async (scopes: string[]): Promise<string> =>
         (await t.http.post('/v2/api-keys').set(...bearer(owner)).send({ name: 'scoped', scopes }).expect(201)).body.data.key;
       const readOnly = await keyWith(['read:webhooks']);

@@ -19,7 +19,7 @@ import {
 } from './support';
 
 /**
- * Built worker processes against faults, at shutdown, and woken by commits (decisions 11, 13): each test starts its own
+ * Built worker processes against faults, at shutdown, and woken by commits (docs/api.md#webhook-delivery, docs/api.md#processes): each test starts its own
  * redis-server for the workers' queues and stops only that one. The API stays on the run's
  * Redis, as a separate deployment would; the suite has its own database, so its workers relay
  * no other suite's events.

@@ -41,7 +41,7 @@ function waitForLog(child: ChildProcessWithoutNullStreams, matches: (line: LogLi
   });
 }
 
-describe('worker process (decisions 13)', () => {
+describe('worker process (docs/api.md#processes)', () => {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { keyPrefix: `${PREFIX}:` });
   afterAll(async () => {
     await redis.quit();

@@ -7,6 +7,7 @@ import { EventsModule } from './events/events.module';
 import { ErrorRenderingModule } from './platform/filters/error-rendering.module';
 import { RoutingModule } from './platform/routing/routing.module';
 import { IdempotencyModule } from './platform/idempotency/idempotency.module';
+import { ValidationModule } from './platform/validation/validation.module';
 import { HealthModule } from './health/health.module';
 import { LegacyTokensModule } from './legacy-tokens/legacy-tokens.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -19,13 +20,14 @@ import { AdminUsersModule } from './users/admin-users.module';
 import { UsersModule } from './users/users.module';
 import { REQUEST_PIPELINE } from './request-pipeline';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ConsoleModule } from './console/console.module';
 
 /**
  * Express tries routes in the order modules are imported: the resources, the routes most
  * requests take, come first, so that a request to them passes no other route's matcher.
  */
 @Module({
-  imports: [ConfigModule, DatabaseModule, RoutingModule, ErrorRenderingModule, ResourcesModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule],
+  imports: [ConfigModule, DatabaseModule, RoutingModule, ErrorRenderingModule, ValidationModule, ResourcesModule, AuthModule, RateLimitModule, UsersModule, ApiKeysModule, SessionModule, LegacyTokensModule, AdminUsersModule, HealthModule, MetricsModule, IdempotencyModule, OrganizationsModule, WebhooksModule, EventsModule, OAuthModule, ConsoleModule],
   providers: REQUEST_PIPELINE,
 })
 export class AppModule {}

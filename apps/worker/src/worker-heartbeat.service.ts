@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { hostname } from 'node:os';
-import { WorkerHeartbeatRepository } from '@app/database';
+import { WorkerHeartbeatRepository } from '@app/database/redis/worker-heartbeat.repository';
 
 const HEARTBEAT_INTERVAL_MS = 10_000;
 

@@ -5,6 +5,7 @@ import { logDestination, logLineOptions, NestPinoLogger } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { QueueModule } from '@app/queue';
+import { withTraceFields } from '@app/telemetry';
 import { DeliverySweeper } from './delivery/delivery-sweeper.service';
 import { WebhookAgents } from './delivery/webhook-agents';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
@@ -12,6 +13,7 @@ import { JobDrain } from './job-drain.service';
 import { WorkerMetrics } from './metrics/worker-metrics';
 import { WorkerMetricsServer } from './metrics/worker-metrics-server';
 import { OutboxRelay } from './relay/outbox-relay.service';
+import { RetentionModule } from './retention/retention.module';
 import { WorkerHeartbeat } from './worker-heartbeat.service';
 
 /** One `@Processor(<queue>)` class per queue, each in its own `<job>.processor.ts`. */
@@ -24,13 +26,14 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
     DatabaseModule,
     QueueModule,
     DiscoveryModule,
+    RetentionModule,
   ],
   providers: [
     {
       provide: NestPinoLogger,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        new NestPinoLogger(pino(logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV), logDestination(config.logFormat, false))),
+        new NestPinoLogger(pino(withTraceFields(logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV)), logDestination(config.logFormat, false))),
     },
     {
       provide: WebhookAgents,

@@ -36,7 +36,7 @@ function hasOffsetMeta(meta: Query): meta is { page: number; total_pages: number
 
 /**
  * The query of the page after the one whose meta is given, or null after the last page.
- * Cursor lists (decisions 5) continue with `meta.cursor.next` while `has_more`; offset lists
+ * Cursor lists (docs/api.md#cursor-pagination) continue with `meta.cursor.next` while `has_more`; offset lists
  * with the next page number while `meta.links.next` names one. The rest of the query (filters,
  * sort, fields, page size) stays as given, as both styles require.
  */

@@ -37,7 +37,7 @@ export interface EventObjectByKind {
   'payment.failed': PaymentObject;
 }
 
-/** The JSON body posted to a webhook (decisions 11). */
+/** The JSON body posted to a webhook (docs/api.md#event-payload). */
 export interface EventPayload<K extends EventKind = EventKind> {
   id: string;
   type: K;

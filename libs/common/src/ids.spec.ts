@@ -2,7 +2,7 @@ import { ID_PREFIX, isId, newId, newOpaqueId } from './ids';
 
 const CROCKFORD_ID = (prefix: string): RegExp => new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`);
 
-describe('ids (decisions 2)', () => {
+describe('ids (docs/api.md#identifiers)', () => {
   it.each(Object.values(ID_PREFIX))('makes %s_ ids of 26 Crockford base32 characters', (prefix) => {
     expect(newId(prefix)).toMatch(CROCKFORD_ID(prefix));
   });

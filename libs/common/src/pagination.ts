@@ -1,5 +1,5 @@
 /**
- * The bounds of every list (decisions 5), written once. `PAGE_MAX` keeps OFFSET (page x
+ * The bounds of every list (docs/api.md#pagination), written once. `PAGE_MAX` keeps OFFSET (page x
  * per_page) far inside PostgreSQL's bigint, so no page number can reach the database as an error.
  */
 export const PER_PAGE_DEFAULT = 20;

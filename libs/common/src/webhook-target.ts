@@ -38,7 +38,7 @@ function parseIpv6(address: string): IPv6 {
 }
 
 /**
- * True when a webhook must not be delivered to this IP address (decisions 11): anything
+ * True when a webhook must not be delivered to this IP address (docs/api.md#webhook-urls): anything
  * ipaddr.js does not call plain 'unicast' (loopback, private, CGNAT, link-local with the cloud
  * metadata address 169.254.169.254, unique-local, multicast, reserved, benchmarking, ...).
  */

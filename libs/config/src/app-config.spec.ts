@@ -12,7 +12,7 @@ function problemsOf(env: NodeJS.ProcessEnv): string[] {
   throw new Error('expected a ConfigValidationError');
 }
 
-describe('loadConfig (decisions 13)', () => {
+describe('loadConfig (docs/api.md#processes)', () => {
   it('refuses to start without JWT_SECRET unless NODE_ENV=development is set explicitly', () => {
     for (const env of [{}, { NODE_ENV: 'production' }, { NODE_ENV: 'test' }]) {
       expect(problemsOf(env)).toEqual([expect.stringMatching(/^JWT_SECRET .*is required unless NODE_ENV=development is set/)]);
@@ -28,6 +28,12 @@ describe('loadConfig (decisions 13)', () => {
   it('leaves the worker metrics port unset by default and reads it when given', () => {
     expect(loadConfig({ JWT_SECRET: VALID_SECRET }).WORKER_METRICS_PORT).toBeUndefined();
     expect(loadConfig({ JWT_SECRET: VALID_SECRET, WORKER_METRICS_PORT: '9464' }).WORKER_METRICS_PORT).toBe(9464);
+  });
+
+  it('takes DATABASE_DIRECT_URL as given, or DATABASE_URL when it is unset', () => {
+    const pooled = { JWT_SECRET: VALID_SECRET, DATABASE_URL: 'postgres://app@pgbouncer:6432/rms' };
+    expect(loadConfig(pooled).databaseDirectUrl).toBe('postgres://app@pgbouncer:6432/rms');
+    expect(loadConfig({ ...pooled, DATABASE_DIRECT_URL: 'postgres://app@db:5432/rms' }).databaseDirectUrl).toBe('postgres://app@db:5432/rms');
   });
 
   it('defaults NODE_ENV to production', () => {
@@ -73,6 +79,7 @@ describe('loadConfig (decisions 13)', () => {
     ['PORT', '-1'],
     ['DATABASE_URL', 'mysql://db/rms'],
     ['DATABASE_URL', 'not a url'],
+    ['DATABASE_DIRECT_URL', 'mysql://db/rms'],
     ['REDIS_URL', 'http://cache:6379'],
     ['LOG_LEVEL', 'verbose'],
     ['NODE_ENV', 'staging'],
@@ -133,6 +140,14 @@ describe('loadConfig (decisions 13)', () => {
     expect(problemsOf({ JWT_SECRET: VALID_SECRET, CORS_ORIGINS: value })).toEqual([
       expect.stringMatching(/^CORS_ORIGINS must be comma-separated origins .*no path/),
     ]);
+  });
+
+  it('keeps events 30 days unless EVENT_RETENTION_DAYS, a positive whole number of days, says otherwise', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).EVENT_RETENTION_DAYS).toBe(30);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, EVENT_RETENTION_DAYS: '90' }).EVENT_RETENTION_DAYS).toBe(90);
+    for (const value of ['0', '-1', '7.5', 'a week']) {
+      expect(problemsOf({ JWT_SECRET: VALID_SECRET, EVENT_RETENTION_DAYS: value })).toEqual([expect.stringMatching(/^EVENT_RETENTION_DAYS /)]);
+    }
   });
 
   it('ignores variables it does not know', () => {

@@ -73,6 +73,15 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/rms';
 
+  /**
+   * The PostgreSQL server itself, for what needs a session of its own (migrations under their
+   * advisory lock, LISTEN) when DATABASE_URL is a pooler in transaction mode; unset: DATABASE_URL.
+   */
+  @ValidateIf((config: AppConfig) => config.DATABASE_DIRECT_URL !== undefined)
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'must be a postgres:// URL' })
+  DATABASE_DIRECT_URL?: string;
+
   @IsString()
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
@@ -136,13 +145,13 @@ export class AppConfig {
   SHUTDOWN_GRACE_MS = 10000;
 
   /**
-   * Per-plan request limits (decisions 10). Only test runs not about them switch them off, since
+   * Per-plan request limits (docs/api.md#rate-limits). Only test runs not about them switch them off, since
    * their many users share one client IP; the failed-login limit always applies.
    */
   @IsIn(['true', 'false'])
   RATE_LIMIT_ENABLED = 'true';
 
-  /** Requests per 60-second window for each plan (decisions 10); operators may tune them. */
+  /** Requests per 60-second window for each plan (docs/api.md#rate-limits); operators may tune them. */
   @IsString()
   @Matches(/^free=\d+,pro=\d+,enterprise=\d+$/, { message: 'must look like free=60,pro=600,enterprise=6000' })
   RATE_LIMIT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
@@ -155,13 +164,13 @@ export class AppConfig {
 
   /**
    * `true` lets webhooks target loopback and private addresses: local development and tests
-   * only, since otherwise a webhook could probe the service's own network (decisions 11).
+   * only, since otherwise a webhook could probe the service's own network (docs/api.md#webhook-urls).
    */
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
 
   /**
-   * Delay before each delivery attempt, counted from the previous failure (decisions 11):
+   * Delay before each delivery attempt, counted from the previous failure (docs/api.md#webhook-retries):
    * one entry per attempt; tests shorten it to milliseconds.
    */
   @IsString()
@@ -195,6 +204,17 @@ export class AppConfig {
   @Min(10)
   @Max(60000)
   WEBHOOK_RELAY_INTERVAL_MS = 250;
+
+  /**
+   * Days events and finished webhook deliveries (with their attempts) are kept before the
+   * worker prunes them; 30, as Stripe keeps events. A delivery still pending, and its event,
+   * are kept until it ends.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36500)
+  EVENT_RETENTION_DAYS = 30;
 
   /** Port of the worker's Prometheus `/metrics`; unset, the worker opens no port at all. */
   @ValidateIf((config: AppConfig) => config.WORKER_METRICS_PORT !== undefined)
@@ -248,6 +268,10 @@ export class AppConfig {
     return splitList(this.CORS_ORIGINS);
   }
 
+  get databaseDirectUrl(): string {
+    return this.DATABASE_DIRECT_URL ?? this.DATABASE_URL;
+  }
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -263,7 +287,7 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS');
+  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL');
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),
   );

@@ -9,7 +9,7 @@ import { PaymentView } from './payment.view';
 /**
  * The events as a contract: one schema per kind, with `data.object` and `previous_data` typed,
  * shared by `GET /events` (the `Event` union) and by the document's top-level `webhooks`, one
- * POST per kind with the signature headers of both schemes (decisions 11).
+ * POST per kind with the signature headers of both schemes (docs/api.md#webhook-delivery).
  */
 
 /** The union of every kind's schema, discriminated by `type`. */

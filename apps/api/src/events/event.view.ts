@@ -2,7 +2,7 @@ import type { EventPayload } from '@app/common';
 import { EventEntity, toEventPayload } from '@app/database';
 
 /**
- * An event as listed and as delivered to webhooks (decisions 11). Its OpenAPI schema is one per
+ * An event as listed and as delivered to webhooks (docs/api.md#event-payload). Its OpenAPI schema is one per
  * kind, with `data.object` typed (event.openapi.ts).
  */
 export type EventView = EventPayload;

@@ -7,5 +7,6 @@ import { EventsService } from './events.service';
 @Module({
   controllers: [EventsController],
   providers: [EventsService, SignedCursorCodec],
+  exports: [EventsService],
 })
 export class EventsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, isId, Paginated, ResourceNotFoundError } from '@app/common';
-import { EventRepository, EventViewer } from '@app/database';
+import { EventViewer } from '@app/database';
+import { EventRepository } from '@app/database/repositories/event.repository';
 import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { EventListQuery } from './dto/event-list.query';
 import { EventView, toEventView } from './event.view';

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { PaymentObject } from '@app/common';
 
-/** `data.object` of `payment.*` events; nothing in the service emits them yet (decisions 11). */
+/** `data.object` of `payment.*` events; nothing in the service emits them yet (docs/api.md#event-payload). */
 export class PaymentView implements PaymentObject {
   @ApiProperty({ example: 'pay_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
   id: string;

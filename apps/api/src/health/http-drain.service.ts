@@ -5,7 +5,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '@app/config';
 
 /**
- * Drains the HTTP server on shutdown (decisions 13), before Nest closes it and before the
+ * Drains the HTTP server on shutdown (docs/api.md#processes), before Nest closes it and before the
  * database pool and Redis close (those run in `onApplicationShutdown`, after this hook):
  * stop accepting, close idle keep-alive connections, let requests in flight finish with
  * `Connection: close`, and cut what is left after `SHUTDOWN_GRACE_MS`.

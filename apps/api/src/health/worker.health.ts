@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { WORKER_HEARTBEAT_TTL_MS, WorkerHeartbeatRepository } from '@app/database';
+import { WORKER_HEARTBEAT_TTL_MS } from '@app/database';
+import { WorkerHeartbeatRepository } from '@app/database/redis/worker-heartbeat.repository';
 import { DependencyHealth } from './health.view';
 
 /**

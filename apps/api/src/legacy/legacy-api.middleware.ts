@@ -6,7 +6,7 @@ export const V1_SUNSET_AT = new Date(Date.UTC(2025, 6, 1));
 
 const LEGACY_PATH = /^\/v1(\/|$)/i;
 
-/** Headers of every /v1 answer (decisions 1): RFC 9745 Deprecation, RFC 8594 Sunset, successor link. */
+/** Headers of every /v1 answer (docs/api.md#legacy-v1): RFC 9745 Deprecation, RFC 8594 Sunset, successor link. */
 const GONE_HEADERS = {
   Deprecation: `@${Math.floor(V1_DEPRECATED_AT.getTime() / 1000)}`,
   Sunset: V1_SUNSET_AT.toUTCString(),

@@ -7,7 +7,6 @@ import { AuthorizationRequestInspector } from './authorize/authorization-request
 import { LoginCsrf } from './authorize/login-csrf';
 import { OAuthClientsController } from './clients/oauth-clients.controller';
 import { OAuthClientsService } from './clients/oauth-clients.service';
-import { OAuthTokenAuthGuard } from './credential/oauth-token-auth.guard';
 import { OAuthTokenStrategy } from './credential/oauth-token.strategy';
 import { AuthorizationServer } from './server/authorization-server';
 import { OAuthGrantModel } from './server/oauth-grant-model';
@@ -30,7 +29,7 @@ import { TokenAdministrationService } from './server/token-administration.servic
     AuthorizationFlowService,
     LoginCsrf,
     OAuthTokenStrategy,
-    OAuthTokenAuthGuard,
   ],
+  exports: [OAuthClientsService, LoginCsrf],
 })
 export class OAuthModule {}

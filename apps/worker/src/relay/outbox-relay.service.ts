@@ -3,14 +3,11 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import {
-  EventCommitListener,
-  EventRepository,
-  toEventPayload,
-  WebhookDeliveryRepository,
-  WebhookRepository,
-} from '@app/database';
+import { EventCommitListener, EventOutbox, toEventPayload } from '@app/database';
+import { deliveryKey, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
+import { WebhookRepository } from '@app/database/repositories/webhook.repository';
 import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { BatchSpans, SpanKind } from '@app/telemetry';
 import { deliveryJobId } from '../delivery/webhook-delivery.processor';
 
 /** Events relayed per transaction. */
@@ -46,7 +43,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
-    private readonly events: EventRepository,
+    private readonly events: EventOutbox,
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
@@ -105,7 +102,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * only after the jobs exist.
    */
   async relayBatch(): Promise<number> {
-    const { claimed, deliveryIds } = await this.dataSource.transaction(async (manager) => {
+    const startedAt = new Date();
+    const { claimed, deliveries } = await this.dataSource.transaction(async (manager) => {
       const events = await this.events.claimUnpublished(manager, BATCH_SIZE);
       const byId = new Map(events.map((event) => [event.id, event]));
       const targets = await this.webhooks.matchEvents(manager, events);
@@ -118,15 +116,31 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           return { ...target, eventType: payload.type, body: JSON.stringify(payload), test: false };
         }),
       );
-      return { claimed: events.map((event) => event.id), deliveryIds: [...ids.values()] };
+      const relayed = targets.flatMap(({ eventId, webhookId }) => {
+        const deliveryId = ids.get(deliveryKey(eventId, webhookId));
+        return deliveryId ? [{ deliveryId, eventId }] : [];
+      });
+      return { claimed: events, deliveries: relayed };
     });
     if (claimed.length === 0) return 0;
-    if (deliveryIds.length > 0) {
-      await this.queue.addBulk(
-        deliveryIds.map((deliveryId) => ({ name: 'deliver', data: { deliveryId }, opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(deliveryId, 1) } })),
-      );
-    }
-    await this.dataSource.transaction((manager) => this.events.markPublished(manager, claimed));
+    // A span in the trace of each event's request, whose jobs carry it to their deliveries.
+    const spans = new BatchSpans(
+      'outbox relay',
+      { kind: SpanKind.PRODUCER, startTime: startedAt, attributes: { 'messaging.destination.name': WEBHOOK_DELIVERIES_QUEUE } },
+      claimed.map((event) => ({ key: event.id, parent: event.traceContext, attributes: { 'rms.event.id': event.id, 'rms.event.type': event.type } })),
+    );
+    await spans.around(async () => {
+      if (deliveries.length > 0) {
+        await this.queue.addBulk(
+          deliveries.map(({ deliveryId, eventId }) => ({
+            name: 'deliver',
+            data: { deliveryId, traceContext: spans.traceContextOf(eventId) },
+            opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(deliveryId, 1) },
+          })),
+        );
+      }
+      await this.dataSource.transaction((manager) => this.events.markPublished(manager, claimed.map((event) => event.id)));
+    });
     return claimed.length;
   }
 }

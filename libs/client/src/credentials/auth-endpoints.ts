@@ -35,7 +35,7 @@ export function authEndpoints(api: ApiClient): AuthEndpoints {
       try {
         return (await unwrap(api.POST('/v2/auth/refresh', { body: { refresh_token: refreshToken } }))).data;
       } catch (error) {
-        // Expired, revoked or already rotated (decisions 9): the caller must log in again.
+        // Expired, revoked or already rotated (docs/api.md#jwt): the caller must log in again.
         if (error instanceof RmsApiError && error.code === 'authentication_required') return null;
         throw error;
       }

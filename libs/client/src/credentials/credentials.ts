@@ -4,7 +4,7 @@ import { Authenticator, bearer, fixedCredential } from './authenticator';
 import { ClientCredentialsTokens } from './client-credentials-tokens';
 import { RefreshingTokens } from './refreshing-tokens';
 
-/** The one credential a client sends with every request (decisions 9: exactly one per request). */
+/** The one credential a client sends with every request (docs/api.md#credentials: exactly one per request). */
 export type Credentials =
   /** An API key, `sk_live_...` or `sk_test_...`, sent as `X-API-Key`. */
   | { apiKey: string }

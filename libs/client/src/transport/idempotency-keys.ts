@@ -1,7 +1,7 @@
 import type { Transport } from './transport';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
-/** The methods the service deduplicates by key (decisions 12). */
+/** The methods the service deduplicates by key (docs/api.md#idempotency). */
 const KEYED_METHODS = new Set(['POST', 'PATCH']);
 
 /**

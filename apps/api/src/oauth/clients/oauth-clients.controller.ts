@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { AuthContext, idPattern, Paginated } from '@app/common';
@@ -10,6 +10,7 @@ import { ApiDataResponse, ApiErrors, ApiListResponse } from '../../platform/open
 import { ApiTag } from '../../platform/openapi/api-tags';
 import { OffsetPageMetaView } from '../../platform/pagination/page-meta.view';
 import { OffsetPageQuery } from '../../platform/pagination/offset-page.query';
+import { ValidBody, ValidQuery } from '../../platform/validation/validated-parameters';
 import { CreateOAuthClientDto } from './dto/create-oauth-client.dto';
 import { CreatedOAuthClientView, OAuthClientView } from './oauth-client.view';
 import { OAuthClientsService } from './oauth-clients.service';
@@ -40,7 +41,7 @@ export class OAuthClientsController {
   })
   @ApiDataResponse(CreatedOAuthClientView, 201, 'The new client, with its secret when confidential')
   @ApiErrors(400, 401, 403, 429)
-  create(@Auth() auth: AuthContext, @Body() body: CreateOAuthClientDto): Promise<CreatedOAuthClientView> {
+  create(@Auth() auth: AuthContext, @ValidBody() body: CreateOAuthClientDto): Promise<CreatedOAuthClientView> {
     return this.clients.create(auth, body);
   }
 
@@ -48,7 +49,7 @@ export class OAuthClientsController {
   @ApiOperation({ operationId: 'listOAuthClients', summary: "List the caller's OAuth clients", description: 'Newest first; secrets are never shown.' })
   @ApiListResponse(OAuthClientView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 429)
-  list(@Auth() auth: AuthContext, @Query() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<OAuthClientView>> {
+  list(@Auth() auth: AuthContext, @ValidQuery() query: OffsetPageQuery, @Req() req: Request): Promise<Paginated<OAuthClientView>> {
     return this.clients.list(auth, query, req.path);
   }
 

@@ -1,4 +1,4 @@
-import type { HeaderObject, ParameterObject, ReferenceObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { HeaderObject, ParameterObject, ReferenceObject } from '@nestjs/swagger';
 
 /**
  * The headers the service sends, described once as `components.headers` and referred to from

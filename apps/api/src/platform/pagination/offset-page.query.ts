@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, queryInteger } from '@app/common';
 
-/** `page` and `per_page` of an offset-paginated list (decisions 5); lists extend it with filters. */
+/** `page` and `per_page` of an offset-paginated list (docs/api.md#offset-pagination); lists extend it with filters. */
 export class OffsetPageQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: 1, description: 'The page, from 1; one past the end is empty.' })
   @IsOptional()

@@ -16,7 +16,7 @@ export class OffsetPageLinksView {
   last: string;
 }
 
-/** `meta` of an offset page (decisions 5). */
+/** `meta` of an offset page (docs/api.md#offset-pagination). */
 export class OffsetPageMetaView implements OffsetMeta {
   @ApiProperty({ type: 'integer', minimum: 1, example: 1 })
   page: number;
@@ -45,7 +45,7 @@ export class PageCursorView {
   has_more: boolean;
 }
 
-/** `meta` of a cursor page (decisions 5): cursors are opaque, signed and bound to the filters and sort. */
+/** `meta` of a cursor page (docs/api.md#cursor-pagination): cursors are opaque, signed and bound to the filters and sort. */
 export class CursorPageMetaView {
   @ApiProperty({ type: PageCursorView })
   cursor: PageCursorView;
@@ -54,7 +54,7 @@ export class CursorPageMetaView {
   limit: number;
 }
 
-/** `meta` of a bulk answer (decisions 6). */
+/** `meta` of a bulk answer (docs/api.md#bulk). */
 export class BulkResultMetaView {
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 100, example: 2, description: 'Records in `data`.' })
   count: number;
