@@ -101,9 +101,10 @@ function composeDefault(value: string | number | undefined): string | undefined 
   return interpolated ? interpolated[1] : String(value);
 }
 
-/** Seconds a preStop `sleep N` holds the container before SIGTERM. */
+/** Seconds a preStop `sleep N` holds the container before SIGTERM; none without a preStop. */
 function preStopSeconds(container: Container): number {
-  const command = container.lifecycle?.preStop?.exec?.command ?? [];
+  const command = container.lifecycle?.preStop?.exec?.command;
+  if (command === undefined) return 0;
   expect(command).toEqual(['sleep', expect.stringMatching(/^\d+$/)]);
   return Number(command[1]);
 }
@@ -200,12 +201,13 @@ describe('deployment files', () => {
       }
     });
 
-    it('stop the API only after its preStop and its drain (SHUTDOWN_GRACE_MS) have both run', () => {
+    it('stop the API only after it has left the endpoints (SHUTDOWN_DELAY_MS, and a preStop if any) and drained (SHUTDOWN_GRACE_MS)', () => {
       const api = find('Deployment', 'rms-api');
       const graceMs = (api.spec?.template?.spec.terminationGracePeriodSeconds ?? 30) * 1000;
-      const preStopMs = preStopSeconds(container(api)) * 1000;
-      expect(preStopMs).toBeGreaterThan(0);
-      expect(graceMs).toBeGreaterThan(preStopMs + config.SHUTDOWN_GRACE_MS);
+      const inServiceMs = preStopSeconds(container(api)) * 1000 + config.shutdownDelayMs;
+      // Endpoints and load balancers take a moment to let a terminating pod go; it must still serve meanwhile.
+      expect(inServiceMs).toBeGreaterThanOrEqual(5000);
+      expect(graceMs).toBeGreaterThan(inServiceMs + config.SHUTDOWN_GRACE_MS);
     });
 
     it('run the migration as a Job of the image CLI, on the server itself, not through the pooler', () => {
@@ -251,10 +253,12 @@ describe('deployment files', () => {
       expect(Object.keys(compose.volumes ?? {})).toContain(volume);
     });
 
-    it('gives the API longer than its drain, and the worker as long, before SIGKILL', () => {
+    it('gives the API longer than its wait and drain, and the worker as long, before SIGKILL', () => {
       const drainMs = Number(composeDefault(api.environment?.SHUTDOWN_GRACE_MS) ?? new AppConfig().SHUTDOWN_GRACE_MS);
+      const unset = loadConfig({ NODE_ENV: composeDefault(api.environment?.NODE_ENV), JWT_SECRET: 'x'.repeat(32) });
+      const waitMs = Number(composeDefault(api.environment?.SHUTDOWN_DELAY_MS) ?? unset.shutdownDelayMs);
       for (const service of [api, worker]) {
-        expect(durationMs(service.stop_grace_period ?? '10s')).toBeGreaterThan(drainMs);
+        expect(durationMs(service.stop_grace_period ?? '10s')).toBeGreaterThan(waitMs + drainMs);
       }
     });
 

@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { corsMiddleware } from './platform/cors/cors.middleware';
 import { answerClientErrorsInEnvelope } from './platform/filters/client-error-responder';
 import { EnvelopeExpressAdapter } from './platform/http/envelope-express-adapter';
+import { writeLedgerMiddleware } from './platform/idempotency/write-ledger.middleware';
 import { bodyParserMiddleware } from './platform/middleware/body-parser.middleware';
 import { inOrder } from './platform/middleware/in-order';
 import { requestIdMiddleware } from './platform/middleware/request-id.middleware';
@@ -56,7 +57,8 @@ export function configureApiApp(app: NestExpressApplication): void {
   Object.defineProperty(express.request, 'fresh', { get: () => false });
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it;
-  // CORS before the body parser, so that a page can read its refusals too.
+  // CORS before the body parser, so that a page can read its refusals too; the write ledger last,
+  // entered around the route itself.
   app.use(
     inOrder<Request, Response>(
       requestIdMiddleware,
@@ -66,6 +68,7 @@ export function configureApiApp(app: NestExpressApplication): void {
       legacyApiMiddleware,
       shadowedMethodMiddleware(app.get(RouteIndex)),
       bodyParserMiddleware,
+      writeLedgerMiddleware,
     ),
   );
   app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });

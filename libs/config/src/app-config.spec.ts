@@ -68,6 +68,14 @@ describe('loadConfig (docs/api.md#processes)', () => {
     expect(config.isProduction).toBe(true);
   });
 
+  it('keeps serving after SIGTERM for 5 s in production unless told otherwise, and not at all elsewhere', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).shutdownDelayMs).toBe(5000);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test' }).shutdownDelayMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'development' }).shutdownDelayMs).toBe(0);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, SHUTDOWN_DELAY_MS: '0' }).shutdownDelayMs).toBe(0);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', SHUTDOWN_DELAY_MS: '1500' }).shutdownDelayMs).toBe(1500);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', JWT_SECRET: VALID_SECRET }).PORT).toBe(3000);
   });
@@ -85,6 +93,7 @@ describe('loadConfig (docs/api.md#processes)', () => {
     ['NODE_ENV', 'staging'],
     ['APP_ENV', 'prod'],
     ['SHUTDOWN_GRACE_MS', 'soon'],
+    ['SHUTDOWN_DELAY_MS', '-1'],
     ['PUBLIC_URL', 'https://api.example.com/v2'],
     ['WORKER_METRICS_PORT', '0'],
     ['WORKER_METRICS_PORT', 'metrics'],

@@ -138,6 +138,17 @@ export class AppConfig {
   @Min(0)
   TRUST_PROXY_HOPS = 0;
 
+  /**
+   * Milliseconds the API keeps serving after SIGTERM, with readiness answering 503, before it
+   * drains: time for load balancers to stop sending it requests. Unset: 5000 in production, 0
+   * otherwise (`shutdownDelayMs`).
+   */
+  @ValidateIf((config: AppConfig) => config.SHUTDOWN_DELAY_MS !== undefined)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_DELAY_MS?: number;
+
   /** Milliseconds the API waits for requests in flight after SIGTERM. */
   @Transform(toInt)
   @IsInt()
@@ -276,6 +287,11 @@ export class AppConfig {
     return this.NODE_ENV === 'production';
   }
 
+  /** Production sits behind a load balancer that needs the time; development and tests stop at once. */
+  get shutdownDelayMs(): number {
+    return this.SHUTDOWN_DELAY_MS ?? (this.isProduction ? 5000 : 0);
+  }
+
 }
 
 export class ConfigValidationError extends Error {
@@ -287,7 +303,8 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const known = Object.keys(new AppConfig()).concat('JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL');
+  const optional = ['JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL', 'SHUTDOWN_DELAY_MS'];
+  const known = Object.keys(new AppConfig()).concat(optional);
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),
   );

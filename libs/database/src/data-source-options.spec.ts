@@ -1,6 +1,7 @@
 import type { EntitySubscriberInterface, QueryRunner, TransactionStartEvent } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { behindConnectionPooler, dataSourceOptions, transactionLimitsStatement } from './data-source-options';
+import { WriteLedgerSubscriber } from './write-ledger';
 
 const SERVER = 'postgres://app@db:5432/rms';
 const POOLER = 'postgres://app@pgbouncer:6432/rms';
@@ -32,7 +33,7 @@ describe('dataSourceOptions', () => {
       expect(behindConnectionPooler(configOf(env))).toBe(false);
       const options = optionsFor(env);
       expect(options.url).toBe(SERVER);
-      expect(options.subscribers).toBeUndefined();
+      expect(options.subscribers).toEqual([WriteLedgerSubscriber]);
       expect(options.extra).toEqual({
         max: 10,
         connectionTimeoutMillis: 900,
@@ -46,6 +47,7 @@ describe('dataSourceOptions', () => {
     it('migrates on the same server, without the request limits', () => {
       const options = optionsFor({ DATABASE_URL: SERVER }, true);
       expect(options.url).toBe(SERVER);
+      expect(options.subscribers).toBeUndefined();
       expect(options.extra).toEqual({ max: 10, connectionTimeoutMillis: 900 });
     });
   });
@@ -61,11 +63,12 @@ describe('dataSourceOptions', () => {
     });
 
     it('sets the limits at the start of each transaction, for that transaction only', async () => {
-      const subscribers = optionsFor(env).subscribers ?? [];
-      expect(subscribers).toHaveLength(1);
+      const [ledger, limits, ...others] = optionsFor(env).subscribers ?? [];
+      expect(ledger).toBe(WriteLedgerSubscriber);
+      expect(others).toEqual([]);
       const query = jest.fn().mockResolvedValue([]);
       const event = { queryRunner: { query } as unknown as QueryRunner } as TransactionStartEvent;
-      await new subscribers[0]().afterTransactionStart?.(event);
+      await new limits().afterTransactionStart?.(event);
       expect(query).toHaveBeenCalledTimes(1);
       expect(query).toHaveBeenCalledWith(
         'SET LOCAL statement_timeout = 1500; SET LOCAL lock_timeout = 700; SET LOCAL idle_in_transaction_session_timeout = 7500',

@@ -3,6 +3,7 @@ import type { DataSourceOptions, EntitySubscriberInterface, TransactionStartEven
 import type { AppConfig } from '@app/config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { WriteLedgerSubscriber } from './write-ledger';
 
 /**
  * Whether DATABASE_URL is a connection pooler in transaction mode rather than the server: it is
@@ -50,7 +51,7 @@ function transactionLimits(statement: string): new () => EntitySubscriberInterfa
  * connecting, each statement and each lock wait are bounded, and the client gives up only after
  * the server has cancelled (so a statement never outlives the error its request answered).
  * Behind a pooler, the server's limits apply to transactions (SET LOCAL) and the client's bound
- * to everything. Migrations pass `forMigrations`: they run on the server itself
+ * to everything. Requests also feed the write ledger of keyed writes (write-ledger.ts). Migrations pass `forMigrations`: they run on the server itself
  * (DATABASE_DIRECT_URL) and unbounded, since building an index may rightly take long.
  */
 export function dataSourceOptions(config: AppConfig, forMigrations = false): DataSourceOptions {
@@ -67,7 +68,8 @@ export function dataSourceOptions(config: AppConfig, forMigrations = false): Dat
   if (forMigrations) return { ...common, url: config.databaseDirectUrl, extra: connection };
   const requests = { ...connection, query_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS + 1000 };
   if (behindConnectionPooler(config)) {
-    return { ...common, url: config.DATABASE_URL, subscribers: [transactionLimits(transactionLimitsStatement(config))], extra: requests };
+    const subscribers = [WriteLedgerSubscriber, transactionLimits(transactionLimitsStatement(config))];
+    return { ...common, url: config.DATABASE_URL, subscribers, extra: requests };
   }
-  return { ...common, url: config.DATABASE_URL, extra: { ...requests, ...statementLimits(config) } };
+  return { ...common, url: config.DATABASE_URL, subscribers: [WriteLedgerSubscriber], extra: { ...requests, ...statementLimits(config) } };
 }

@@ -18,6 +18,7 @@ import { ResourceRepository } from './repositories/resource.repository';
 import { UserRepository } from './repositories/user.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
+import { TransactionStatuses } from './transaction-statuses';
 import { ENTITIES } from './entities';
 
 const REPOSITORIES = [
@@ -46,7 +47,7 @@ const REPOSITORIES = [
     TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
-  providers: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener],
-  exports: [...REPOSITORIES, EventOutbox, EventCommitListener, RedisModule],
+  providers: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener, TransactionStatuses],
+  exports: [...REPOSITORIES, EventOutbox, EventCommitListener, TransactionStatuses, RedisModule],
 })
 export class DatabaseModule {}

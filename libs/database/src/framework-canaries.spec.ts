@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import type { BeforeQueryEvent, EntitySubscriberInterface } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { PooledReads } from './pooled-reads';
@@ -28,6 +29,35 @@ describe('TypeORM', () => {
     relianceHolds("the PostgreSQL driver's `master` is the pg Pool its queries use", master instanceof Pool);
     const rows = await new PooledReads(dataSource).rows<{ answer: number }>({ text: 'SELECT $1::int AS answer', values: [42] });
     relianceHolds('PooledReads reads through that pool', rows.length === 1 && rows[0].answer === 42);
+  });
+
+  it('sends COMMIT through query() between the commit events, and a lone statement outside a transaction (write-ledger.ts)', async () => {
+    const seen: string[] = [];
+    const watcher: EntitySubscriberInterface = {
+      beforeTransactionCommit: () => void seen.push('beforeTransactionCommit'),
+      afterTransactionCommit: () => void seen.push('afterTransactionCommit'),
+      beforeQuery: ({ query, queryRunner }: BeforeQueryEvent<unknown>) =>
+        void seen.push(`${query} (${queryRunner.isTransactionActive ? 'in a transaction' : 'alone'})`),
+    };
+    dataSource.subscribers.push(watcher);
+    try {
+      await dataSource.query('SELECT 1');
+      await dataSource.transaction((manager) => manager.query('SELECT 2'));
+    } finally {
+      dataSource.subscribers.splice(dataSource.subscribers.indexOf(watcher), 1);
+    }
+    relianceHolds(
+      'a transaction\'s COMMIT goes through query() between BeforeTransactionCommit and AfterTransactionCommit, and a statement outside one runs with isTransactionActive false',
+      JSON.stringify(seen) ===
+        JSON.stringify([
+          'SELECT 1 (alone)',
+          'START TRANSACTION (in a transaction)',
+          'SELECT 2 (in a transaction)',
+          'beforeTransactionCommit',
+          'COMMIT (in a transaction)',
+          'afterTransactionCommit',
+        ]),
+    );
   });
 
   it('answers an UPDATE or DELETE through query() as [rows, row count] (the repositories that count affected rows)', async () => {

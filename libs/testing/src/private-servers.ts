@@ -133,6 +133,12 @@ export class PrivatePostgres {
     runPostgresTool('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']);
   }
 
+  /** Starts the stopped cluster again, on the same port and with the same data. */
+  async startAgain(): Promise<void> {
+    this.startServer();
+    await waitForPort(this.port);
+  }
+
   /** Stops the cluster when it still runs and removes its folder. */
   destroy(): void {
     try {
@@ -144,10 +150,15 @@ export class PrivatePostgres {
   }
 }
 
-/** The pgbouncer program, or undefined when it is not installed; Debian puts it in /usr/sbin, often outside PATH. */
-export function pgbouncerBinary(): string | undefined {
+/** A program of PATH, or of the sbin folders Debian puts daemons in (often outside PATH); undefined when not installed. */
+function installedProgram(name: string): string | undefined {
   const folders = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin'].filter((folder) => folder !== '');
-  return folders.map((folder) => join(folder, 'pgbouncer')).find((candidate) => existsSync(candidate));
+  return folders.map((folder) => join(folder, name)).find((candidate) => existsSync(candidate));
+}
+
+/** The pgbouncer program, or undefined when it is not installed. */
+export function pgbouncerBinary(): string | undefined {
+  return installedProgram('pgbouncer');
 }
 
 /**
@@ -233,6 +244,111 @@ export class PrivatePgBouncer {
   }
 
   /** Stops it at once (SIGTERM: immediate shutdown) and removes its folder. */
+  async stop(): Promise<void> {
+    const running = this.process.pid !== undefined && this.process.exitCode === null && this.process.signalCode === null;
+    if (running) {
+      const exited = once(this.process, 'exit');
+      this.process.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** The haproxy program, or undefined when it is not installed. */
+export function haproxyBinary(): string | undefined {
+  return installedProgram('haproxy');
+}
+
+/**
+ * An HAProxy of the test's own on a spare port, in front of HTTP servers on 127.0.0.1 as an
+ * operator puts a load balancer in front of API replicas: round robin; each server checked at
+ * `GET /health/ready` every 200 ms, out after one failed check and back after one good one; a
+ * request whose connection failed, or that got no answer at all, sent again up to 3 times, to
+ * another server. Its configuration and runtime socket live in a temporary folder.
+ */
+export class PrivateHaproxy {
+  private constructor(
+    readonly port: number,
+    private readonly process: ChildProcess,
+    private readonly root: string,
+  ) {}
+
+  /** `serverPorts` are the ports of the servers, named `server1`, `server2`, ... in that order. */
+  static async start(serverPorts: number[]): Promise<PrivateHaproxy> {
+    const binary = haproxyBinary();
+    if (!binary) throw new Error('haproxy is not installed');
+    const port = await freePort();
+    const root = mkdtempSync(join(tmpdir(), 'rms-haproxy-'));
+    const configFile = join(root, 'haproxy.cfg');
+    writeFileSync(
+      configFile,
+      [
+        'global',
+        `  stats socket ${join(root, 'admin.sock')} mode 600 level admin`,
+        'defaults',
+        '  mode http',
+        '  timeout connect 1s',
+        '  timeout client 30s',
+        '  timeout server 30s',
+        '  retries 3',
+        '  retry-on conn-failure empty-response',
+        '  option redispatch 1',
+        'frontend api',
+        `  bind 127.0.0.1:${port}`,
+        '  default_backend replicas',
+        'backend replicas',
+        '  balance roundrobin',
+        '  option httpchk GET /health/ready',
+        '  default-server inter 200ms fall 1 rise 1',
+        ...serverPorts.map((serverPort, index) => `  server server${index + 1} 127.0.0.1:${serverPort} check`),
+        '',
+      ].join('\n'),
+    );
+    let errors = '';
+    const child = spawn(binary, ['-db', '-f', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+    const haproxy = new PrivateHaproxy(port, child, root);
+    const exitedEarly = once(child, 'exit').then(
+      ([code]) => new Error(`haproxy exited with ${String(code)} before listening:\n${errors}`),
+      (error: Error) => error,
+    );
+    const listening = waitForPort(port).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    const failure = await Promise.race([listening, exitedEarly]);
+    if (failure) {
+      await haproxy.stop();
+      throw failure;
+    }
+    return haproxy;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Each server's status as HAProxy's checks last found it (`UP`, `DOWN`, ...), by server name. */
+  async serverStatuses(): Promise<Record<string, string>> {
+    const socket = createConnection({ path: join(this.root, 'admin.sock') });
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+    await once(socket, 'connect');
+    socket.end('show stat\n');
+    await once(socket, 'close');
+    const [header, ...rows] = answer.trim().split('\n');
+    const columns = header.replace(/^# /, '').split(',');
+    const [proxy, server, status] = ['pxname', 'svname', 'status'].map((name) => columns.indexOf(name));
+    return Object.fromEntries(
+      rows
+        .map((row) => row.split(','))
+        .filter((fields) => fields[proxy] === 'replicas' && !['FRONTEND', 'BACKEND'].includes(fields[server]))
+        .map((fields) => [fields[server], fields[status]]),
+    );
+  }
+
+  /** Stops it at once (SIGTERM: hard stop) and removes its folder. */
   async stop(): Promise<void> {
     const running = this.process.pid !== undefined && this.process.exitCode === null && this.process.signalCode === null;
     if (running) {

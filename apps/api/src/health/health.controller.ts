@@ -30,7 +30,8 @@ export class HealthController {
     operationId: 'checkReadiness',
     summary: 'Readiness probe',
     description:
-      'PostgreSQL and Redis answer. 503 `service_unavailable` names what is down. The `worker` entry ' +
+      'PostgreSQL and Redis answer. 503 `service_unavailable` names what is down; 503 too from SIGTERM on, while the ' +
+      'process still serves other requests for `SHUTDOWN_DELAY_MS`, so that load balancers let it go. The `worker` entry ' +
       'counts live workers and never causes a 503: events wait in the outbox until a worker runs. No credential.',
   })
   @ApiDataResponse(HealthView, 200, 'Ready', ['Cache-Control'])

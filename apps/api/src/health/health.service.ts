@@ -2,6 +2,7 @@ import { Injectable, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { AppError, FieldProblem } from '@app/common';
 import { DependencyHealth, HealthView } from './health.view';
+import { HttpDrain } from './http-drain.service';
 import { RedisHealthIndicator } from './redis.health';
 import { WorkerHealthIndicator } from './worker.health';
 
@@ -15,6 +16,7 @@ export class HealthService {
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly worker: WorkerHealthIndicator,
+    private readonly drain: HttpDrain,
   ) {}
 
   /** The process runs and its event loop answers; dependencies are not consulted. */
@@ -23,11 +25,12 @@ export class HealthService {
   }
 
   /**
-   * PostgreSQL answers `SELECT 1` and Redis answers `PING`; otherwise 503 naming what is down.
-   * The worker entry is information only: without a worker the API still serves, and events
-   * wait in the outbox until one runs.
+   * PostgreSQL answers `SELECT 1` and Redis answers `PING`; otherwise 503 naming what is down,
+   * and 503 from SIGTERM on. The worker entry is information only: without a worker the API
+   * still serves, and events wait in the outbox until one runs.
    */
   async readiness(): Promise<HealthView> {
+    if (this.drain.shuttingDown) throw shuttingDown();
     try {
       const worker = this.worker.check(CHECK_TIMEOUT_MS);
       const result = await this.health.check([
@@ -51,10 +54,12 @@ function toChecks(details: HealthIndicatorResult): Record<string, DependencyHeal
   return checks;
 }
 
+function shuttingDown(): AppError {
+  return new AppError('service_unavailable', 'The service is shutting down.');
+}
+
 function notReady(result: HealthCheckResult): AppError {
-  if (result.status === 'shutting_down') {
-    return new AppError('service_unavailable', 'The service is shutting down.');
-  }
+  if (result.status === 'shutting_down') return shuttingDown();
   const problems: FieldProblem[] = Object.entries(toChecks(result.details ?? {}))
     .filter(([, check]) => check.status === 'down')
     .map(([name, check]) => ({ field: name, message: check.message ?? 'down' }));

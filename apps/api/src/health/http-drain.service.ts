@@ -5,14 +5,17 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '@app/config';
 
 /**
- * Drains the HTTP server on shutdown (docs/api.md#processes), before Nest closes it and before the
- * database pool and Redis close (those run in `onApplicationShutdown`, after this hook):
- * stop accepting, close idle keep-alive connections, let requests in flight finish with
+ * Takes the API out of service on shutdown (docs/api.md#processes), before Nest closes the HTTP
+ * server and before the database pool and Redis close (those run in `onApplicationShutdown`,
+ * after this hook). First readiness answers 503 while everything else is served as before, for
+ * `SHUTDOWN_DELAY_MS`, so that load balancers stop sending requests here; then it drains: stop
+ * accepting, close idle keep-alive connections, let requests in flight finish with
  * `Connection: close`, and cut what is left after `SHUTDOWN_GRACE_MS`.
  */
 @Injectable()
 export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Shutdown');
+  private shutdownStarted = false;
   private draining = false;
   private readonly inFlight = new Set<ServerResponse>();
 
@@ -25,6 +28,11 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
     return this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
   }
 
+  /** From SIGTERM on: readiness answers 503, though requests are still served until the drain. */
+  get shuttingDown(): boolean {
+    return this.shutdownStarted;
+  }
+
   onApplicationBootstrap(): void {
     // Prepended so that it runs before express answers, while headers can still be set.
     this.server?.prependListener('request', this.track);
@@ -33,6 +41,12 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
   async beforeApplicationShutdown(): Promise<void> {
     const server = this.server;
     if (!server?.listening) return;
+    this.shutdownStarted = true;
+    const delayMs = this.config.shutdownDelayMs;
+    if (delayMs > 0) {
+      this.logger.log(`Readiness answers 503; serving for ${delayMs} ms more before draining`);
+      await delay(delayMs);
+    }
     this.draining = true;
     this.logger.log(`Draining HTTP connections: ${this.inFlight.size} requests in flight`);
     for (const res of this.inFlight) closeAfter(res);

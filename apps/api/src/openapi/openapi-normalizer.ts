@@ -50,7 +50,7 @@ const BODY_ERRORS: Record<string, string> = {
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 /** Answers of an operation that takes `Idempotency-Key`. */
 const IDEMPOTENCY_ERRORS: Record<string, string> = {
-  '409': '`idempotency_key_in_progress`: a request with this Idempotency-Key is still running',
+  '409': '`idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost',
   '422': '`idempotency_key_reused`: the Idempotency-Key was used for another request',
 };
 const RATE_LIMIT_HEADERS: ResponseHeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
@@ -142,7 +142,7 @@ function normalizeOperation(operation: MarkedOperation, path: string, method: st
     if ('$ref' in response) continue;
     const names: ResponseHeaderName[] = ['X-Request-ID'];
     if (!isExemptPath(path)) names.push(...RATE_LIMIT_HEADERS);
-    if (RETRY_STATUSES.has(status)) names.push('Retry-After');
+    if (RETRY_STATUSES.has(status) || (idempotent && status === '409')) names.push('Retry-After');
     if (idempotent && isReplayable(Number(status))) names.push('Idempotent-Replayed');
     if (idempotent && secretFields.length > 0 && status.startsWith('2')) names.push('Idempotent-Secret-Omitted');
     responses[status] = { ...response, headers: { ...responseHeaders(...names), ...response.headers } };

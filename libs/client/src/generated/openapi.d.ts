@@ -358,7 +358,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description PostgreSQL and Redis answer. 503 `service_unavailable` names what is down. The `worker` entry counts live workers and never causes a 503: events wait in the outbox until a worker runs. No credential.
+         * @description PostgreSQL and Redis answer. 503 `service_unavailable` names what is down; 503 too from SIGTERM on, while the process still serves other requests for `SHUTDOWN_DELAY_MS`, so that load balancers let it go. The `worker` entry counts live workers and never causes a 503: events wait in the outbox until a worker runs. No credential.
          */
         get: operations["checkReadiness"];
         put?: never;
@@ -1005,7 +1005,7 @@ export interface components {
              * @example validation_error
              * @enum {string}
              */
-            code: "invalid_request" | "validation_error" | "authentication_required" | "insufficient_permissions" | "resource_not_found" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_progress" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_server_error" | "service_unavailable";
+            code: "invalid_request" | "validation_error" | "authentication_required" | "insufficient_permissions" | "resource_not_found" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_progress" | "idempotency_key_answer_lost" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_server_error" | "service_unavailable";
             /** @example The request has invalid fields. */
             message: string;
             details?: components["schemas"]["FieldProblemView"][];
@@ -2443,7 +2443,7 @@ export interface components {
         "webhook-timestamp": string;
         /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the secret's base64 part decoded for a `whsec_` secret, otherwise with its UTF-8 bytes; a Standard Webhooks library verifies it as is. */
         "webhook-signature": string;
-        /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+        /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
         "Idempotency-Key": string;
     };
     requestBodies: never;
@@ -2650,7 +2650,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -2744,7 +2744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2753,6 +2753,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -2877,7 +2878,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -2971,7 +2972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -2980,6 +2981,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3104,7 +3106,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -3198,7 +3200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3207,6 +3209,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -3883,7 +3886,7 @@ export interface operations {
             header?: {
                 /** @description Apply only if the resource still has this ETag (or `*`); otherwise 412 `precondition_failed`. */
                 "If-Match"?: string;
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
@@ -3980,7 +3983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -3989,6 +3992,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4437,7 +4441,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -4490,7 +4494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -4499,6 +4503,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -4679,7 +4684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5072,7 +5077,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -5149,7 +5154,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5158,6 +5163,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5423,7 +5429,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -5501,7 +5507,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5510,6 +5516,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -5940,7 +5947,7 @@ export interface operations {
             header: {
                 /** @description The `csrf_token` of the login. */
                 "X-CSRF-Token": string;
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -6010,7 +6017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -6019,6 +6026,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6296,7 +6304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
@@ -6392,7 +6400,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -6401,6 +6409,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -6925,7 +6934,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -7002,7 +7011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -7011,6 +7020,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7369,7 +7379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -7452,7 +7462,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
@@ -7548,7 +7558,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -7557,6 +7567,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -7840,7 +7851,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
@@ -7936,7 +7947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -7945,6 +7956,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8152,7 +8164,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `conflict` or `idempotency_key_in_progress` */
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -8376,7 +8388,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -8454,7 +8466,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -8463,6 +8475,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8587,7 +8600,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -8680,7 +8693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -8689,6 +8702,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -8813,7 +8827,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
@@ -8909,7 +8923,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -8918,6 +8932,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -9042,7 +9057,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
@@ -9136,7 +9151,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -9145,6 +9160,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -9571,7 +9587,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path: {
@@ -9667,7 +9683,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -9676,6 +9692,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -10549,7 +10566,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`. */
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
                 "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
             };
             path?: never;
@@ -10627,7 +10644,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeView"];
                 };
             };
-            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running */
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -10636,6 +10653,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };

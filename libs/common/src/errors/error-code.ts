@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   idempotency_key_in_progress: 409,
+  idempotency_key_answer_lost: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

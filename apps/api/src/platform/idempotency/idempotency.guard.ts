@@ -2,10 +2,11 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
+import { WriteLedger, writeLedgers, WriteOutcome } from '@app/database';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { PreparedAnswer } from '../http/prepared-answer';
 import { captureSends } from '../http/send-capture';
-import { IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency.store';
+import { IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -20,10 +21,16 @@ const REPLAYED_HEADERS = ['content-type', 'etag', 'location', SECRET_OMITTED_HEA
 /**
  * Whether an answer is kept for replay. Successes and refusals made while handling the
  * request are (like Stripe); a 400 means the request never ran (validation), a 429 that it was
- * not admitted, and a 5xx may be transient: those release the key so the client can retry.
+ * not admitted, and a 5xx may be transient: those free the key for a retry, unless a write
+ * took effect or may have (`tookNoEffect`).
  */
 export function isReplayable(status: number): boolean {
   return status < 500 && status !== 400 && status !== 429;
+}
+
+/** Nothing the request wrote committed, nor can still: a retry may run it again. */
+export function tookNoEffect(writes: WriteOutcome): boolean {
+  return !writes.committed && !writes.statementsInDoubt && writes.transactionsInDoubt.length === 0;
 }
 
 /**
@@ -55,18 +62,31 @@ export class IdempotencyGuard implements CanActivate {
   }
 
   private async claim(context: ExecutionContext, req: AuthenticatedRequest, userId: string, key: string): Promise<boolean> {
+    const ledger = writeLedgers.getStore();
+    if (!ledger) throw new Error('A keyed write reached the Idempotency-Key guard without its write ledger (writeLedgerMiddleware)');
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
     const outcome = await this.store.claim(userId, key, fingerprint);
     switch (outcome.kind) {
       case 'claimed':
-        this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, fingerprint, this.secretFields(context));
+        ledger.start();
+        this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, ledger, fingerprint, this.secretFields(context));
         return true;
       case 'completed':
         throw new IdempotentReplay(outcome.response);
       case 'in_progress':
         throw new AppError(
           'idempotency_key_in_progress',
-          'A request with this Idempotency-Key is still being processed. Retry once it has finished.',
+          `A request with this Idempotency-Key is still being processed. Retry in ${outcome.retryAfterSeconds} seconds.`,
+          undefined,
+          { 'Retry-After': String(outcome.retryAfterSeconds) },
+        );
+      case 'answer_lost':
+        throw new AppError(
+          'idempotency_key_answer_lost',
+          outcome.tookEffect
+            ? 'The first request with this Idempotency-Key took effect, but its answer was lost. Read the result back; it is not run again.'
+            : 'The first request with this Idempotency-Key lost its database connection while committing, so it may have taken effect. ' +
+                'Check whether it did; it is not run again. Send it with a new key if it did not.',
         );
       case 'reused':
         throw new AppError(
@@ -80,13 +100,15 @@ export class IdempotencyGuard implements CanActivate {
     return this.reflector.get<string[] | undefined>(ONE_TIME_SECRET_FIELDS, context.getHandler()) ?? [];
   }
 
-  /** Holds the first send of the answer until it is stored (or the key released). */
-  private captureAnswer(res: Response, claim: IdempotencyClaim, fingerprint: string, secretFields: string[]): void {
+  /** Holds the first send of the answer until it is stored (or the key released), renewing the claim until then. */
+  private captureAnswer(res: Response, claim: IdempotencyClaim, ledger: WriteLedger, fingerprint: string, secretFields: string[]): void {
     let captured = false;
+    const stopHolding = this.store.hold(claim);
     captureSends(res, (body, send) => {
       if (captured) return send(body);
       captured = true;
-      void this.settle(res, claim, fingerprint, body, secretFields).finally(() => {
+      stopHolding();
+      void this.settle(res, claim, ledger.finish(), fingerprint, body, secretFields).finally(() => {
         try {
           send(body);
         } catch (error) {
@@ -97,20 +119,24 @@ export class IdempotencyGuard implements CanActivate {
     });
   }
 
+  /**
+   * Stores a replayable answer. An error frees the key at once when nothing the request wrote
+   * committed or can still commit (a transaction ends with its ROLLBACK or its connection; only a
+   * COMMIT that went out unanswered may still have committed); otherwise the key keeps what the
+   * writes came to, for a retry to learn instead of writing twice.
+   */
   private async settle(
     res: Response,
     claim: IdempotencyClaim,
+    writes: WriteOutcome,
     fingerprint: string,
     body: unknown,
     secretFields: string[],
   ): Promise<void> {
     try {
-      // A 503 met a stalled dependency: a statement may still be ending, so the claim is left to
-      // expire (CLAIM_TTL_SECONDS, far past the statement timeout) rather than released for a
-      // retry that could run the write a second time.
-      if (res.statusCode === 503) return;
       if (!isReplayable(res.statusCode)) {
-        await this.store.release(claim);
+        if (tookNoEffect(writes)) await this.store.release(claim);
+        else await this.store.leaveUnsettled(claim, fingerprint, writes);
         return;
       }
       const headers: Record<string, string> = {};
@@ -125,7 +151,11 @@ export class IdempotencyGuard implements CanActivate {
       await this.store.complete(claim, fingerprint, { status: res.statusCode, headers, body: stored.body });
     } catch (error) {
       this.logger.error({ err: error }, 'Could not store the answer of an idempotent request');
-      await this.store.release(claim).catch(() => undefined);
+      // Redis did not take it: the claim holds until its lease runs out, and a wait the answer asks for covers that.
+      if (res.getHeader('Retry-After') !== undefined && !res.headersSent) {
+        const waitSeconds = Math.max(Number(res.getHeader('Retry-After')) || 0, retryAfterSeconds(claim.heldUntil - Date.now()));
+        res.setHeader('Retry-After', String(waitSeconds));
+      }
     }
   }
 }

@@ -32,7 +32,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: '`authentication_required`: missing, expired, malformed or revoked credential',
   403: '`insufficient_permissions`: scope, role or organization does not allow it',
   404: '`resource_not_found`: unknown, deleted or not visible',
-  409: '`conflict` or `idempotency_key_in_progress`',
+  409: '`conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost`',
   412: '`precondition_failed`: If-Match does not match the ETag',
   413: '`payload_too_large`: body over 1 MiB',
   415: '`unsupported_media_type`: send application/json',

@@ -105,7 +105,7 @@ export const REQUEST_HEADER_PARAMETERS = {
     description:
       '1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with ' +
       'query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request ' +
-      'with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress`.',
+      'with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After.',
     schema: { type: 'string', minLength: 1, maxLength: 255, example: 'b6f1c1f0-6a1d-4c55-9d4e-3f7c2e8b9a10' },
   },
 } satisfies Record<string, ParameterObject>;

@@ -1,0 +1,130 @@
+import { ExecutionContext, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import type { QueryRunner } from 'typeorm';
+import { AppError } from '@app/common';
+import { WriteLedger, writeLedgers } from '@app/database';
+import type { AuthenticatedRequest } from '../decorators/auth.decorator';
+import { IdempotencyGuard } from './idempotency.guard';
+import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore } from './idempotency.store';
+
+/** A store whose every call is recorded; `claim` answers `outcome`. */
+function fakeStore(outcome: ClaimOutcome) {
+  return {
+    claim: jest.fn().mockResolvedValue(outcome),
+    hold: jest.fn().mockReturnValue(jest.fn()),
+    complete: jest.fn().mockResolvedValue(undefined),
+    release: jest.fn().mockResolvedValue(undefined),
+    leaveUnsettled: jest.fn().mockResolvedValue(undefined),
+  };
+}
+
+/** The response parts the guard uses, and a promise of what Express finally sends. */
+function fakeResponse() {
+  const headers = new Map<string, string>();
+  let sent!: (body: unknown) => void;
+  const delivered = new Promise<unknown>((resolve) => (sent = resolve));
+  const res = {
+    statusCode: 200,
+    headersSent: false,
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+    setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value),
+    send(body: unknown) {
+      sent(body);
+      return this;
+    },
+  };
+  return { res, headers, delivered };
+}
+
+function contextFor(res: ReturnType<typeof fakeResponse>['res']): ExecutionContext {
+  const req = {
+    method: 'POST',
+    originalUrl: '/v2/resources',
+    headers: { 'idempotency-key': 'key-1' },
+    body: { name: 'x' },
+    auth: { userId: 'usr_1' },
+  } as unknown as AuthenticatedRequest;
+  return {
+    getType: () => 'http',
+    getHandler: () => contextFor,
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res as unknown as Response }),
+  } as unknown as ExecutionContext;
+}
+
+describe('IdempotencyGuard', () => {
+  const claim: IdempotencyClaim = { redisKey: 'idempotency:usr_1:k', marker: '{}', heldUntil: 0 };
+
+  /** Claims as the guard does for a request, lets `work` write through the ledger, then sends an answer of `status`. */
+  async function answer(store: ReturnType<typeof fakeStore>, status: number, work: (ledger: WriteLedger) => void = () => undefined) {
+    const guard = new IdempotencyGuard(store as unknown as IdempotencyStore, new Reflector());
+    const response = fakeResponse();
+    const ledger = new WriteLedger();
+    await writeLedgers.run(ledger, () => guard.canActivate(contextFor(response.res)));
+    work(ledger);
+    response.res.statusCode = status;
+    if (status === 503) response.res.setHeader('Retry-After', '2');
+    response.res.send('{"error":{}}');
+    await response.delivered;
+    return response;
+  }
+
+  const wroteOutsideTransaction = (ledger: WriteLedger): void => {
+    const runner = { isTransactionActive: false } as QueryRunner;
+    ledger.sending(runner, 'INSERT INTO resources ...');
+    ledger.answered(runner, true, undefined);
+  };
+
+  it('frees the key of an error answer at once when nothing was written, and stops renewing it', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const { headers } = await answer(store, 503);
+    expect(store.release).toHaveBeenCalledTimes(1);
+    expect(store.leaveUnsettled).not.toHaveBeenCalled();
+    expect(headers.get('retry-after')).toBe('2');
+    const stopHolding = store.hold.mock.results[0].value as jest.Mock;
+    expect(stopHolding).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps what the writes came to when an error answer follows a write that took effect', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    await answer(store, 500, wroteOutsideTransaction);
+    expect(store.release).not.toHaveBeenCalled();
+    expect(store.leaveUnsettled).toHaveBeenCalledWith(expect.anything(), expect.any(String), {
+      committed: true,
+      transactionsInDoubt: [],
+      statementsInDoubt: false,
+    });
+  });
+
+  it('stores a replayable answer', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    await answer(store, 201);
+    expect(store.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), expect.objectContaining({ status: 201 }));
+  });
+
+  it('when Redis does not take the release, the answer asks for a wait that covers what the claim still holds', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 5500 } });
+    store.release.mockRejectedValue(new Error('Connection is closed.'));
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const { headers } = await answer(store, 503);
+    expect(headers.get('retry-after')).toBe('6');
+    expect(logged).toHaveBeenCalledWith(expect.anything(), 'Could not store the answer of an idempotent request');
+    logged.mockRestore();
+  });
+
+  it('answers 409 with the seconds a running claim still holds, and 409 answer_lost for an unsettled key', async () => {
+    const guard = (outcome: ClaimOutcome) => new IdempotencyGuard(fakeStore(outcome) as unknown as IdempotencyStore, new Reflector());
+    const refusal = (outcome: ClaimOutcome) =>
+      writeLedgers.run(new WriteLedger(), () => Promise.resolve(guard(outcome).canActivate(contextFor(fakeResponse().res)))).catch((error: unknown) => error);
+
+    const inProgress = (await refusal({ kind: 'in_progress', retryAfterSeconds: 4 })) as AppError;
+    expect(inProgress).toBeInstanceOf(AppError);
+    expect({ code: inProgress.code, status: inProgress.status, headers: inProgress.headers }).toEqual({
+      code: 'idempotency_key_in_progress',
+      status: 409,
+      headers: { 'Retry-After': '4' },
+    });
+    const lost = (await refusal({ kind: 'answer_lost', tookEffect: true })) as AppError;
+    expect({ code: lost.code, status: lost.status }).toEqual({ code: 'idempotency_key_answer_lost', status: 409 });
+  });
+});

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { TransactionStatus, TransactionStatuses, WriteOutcome } from '@app/database';
+import { connectRunRedis } from '@app/testing';
+import { CLAIM_LEASE_MS, IdempotencyClaim, IdempotencyStore, retryAfterSeconds } from './idempotency.store';
+
+const NOTHING: WriteOutcome = { committed: false, transactionsInDoubt: [], statementsInDoubt: false };
+
+/** Against the test run's Redis; PostgreSQL's word on transactions is scripted. */
+describe('IdempotencyStore', () => {
+  let redis: Redis;
+  let store: IdempotencyStore;
+  let statuses: TransactionStatus[];
+  const asked: string[][] = [];
+
+  beforeAll(() => {
+    redis = connectRunRedis();
+    const transactions = {
+      of: (ids: readonly string[]) => {
+        asked.push([...ids]);
+        return Promise.resolve(statuses);
+      },
+    } as TransactionStatuses;
+    store = new IdempotencyStore(redis, transactions);
+  });
+  afterAll(async () => {
+    await redis.quit();
+  });
+  beforeEach(() => {
+    asked.length = 0;
+    statuses = [];
+  });
+
+  async function claimed(key: string, fingerprint = 'f'): Promise<IdempotencyClaim> {
+    const outcome = await store.claim('usr_store', key, fingerprint);
+    if (outcome.kind !== 'claimed') throw new Error(`expected a claim, got ${outcome.kind}`);
+    return outcome.claim;
+  }
+
+  it('lets one request hold a key; another is told the seconds the claim still holds', async () => {
+    const key = randomUUID();
+    const claim = await claimed(key);
+    expect(claim.heldUntil).toBeGreaterThan(Date.now() + CLAIM_LEASE_MS - 1000);
+    expect(await store.claim('usr_store', key, 'f')).toEqual({ kind: 'in_progress', retryAfterSeconds: CLAIM_LEASE_MS / 1000 });
+    expect(await store.claim('usr_store', key, 'another body')).toEqual({ kind: 'reused' });
+    await store.release(claim);
+    await claimed(key);
+  });
+
+  it('renews a held claim while its request runs, and stops when asked', async () => {
+    const claim = await claimed(randomUUID());
+    const firstHeldUntil = claim.heldUntil;
+    const stop = store.hold(claim);
+    const waitedMs = CLAIM_LEASE_MS / 2 + 500;
+    await new Promise((resolve) => setTimeout(resolve, waitedMs));
+    stop();
+    // Unrenewed, less than the lease minus the wait would be left.
+    expect(await redis.pttl(claim.redisKey)).toBeGreaterThan(CLAIM_LEASE_MS - waitedMs + 1000);
+    expect(claim.heldUntil).toBeGreaterThan(firstHeldUntil + 1000);
+  }, 10_000);
+
+  it('replays a completed answer', async () => {
+    const key = randomUUID();
+    const response = { status: 201, headers: { 'content-type': 'application/json' }, body: '{"data":{}}' };
+    await store.complete(await claimed(key), 'f', response);
+    expect(await store.claim('usr_store', key, 'f')).toEqual({ kind: 'completed', response });
+  });
+
+  it('answers an unsettled key by what its writes came to, without running it again unless none committed', async () => {
+    const unsettled = async (writes: WriteOutcome): Promise<string> => {
+      const key = randomUUID();
+      await store.leaveUnsettled(await claimed(key), 'f', writes);
+      return key;
+    };
+    const committedKey = await unsettled({ ...NOTHING, committed: true });
+    expect(await store.claim('usr_store', committedKey, 'f')).toEqual({ kind: 'answer_lost', tookEffect: true });
+    const statementKey = await unsettled({ ...NOTHING, statementsInDoubt: true });
+    expect(await store.claim('usr_store', statementKey, 'f')).toEqual({ kind: 'answer_lost', tookEffect: false });
+    expect(asked).toEqual([]);
+
+    const inDoubt = await unsettled({ ...NOTHING, transactionsInDoubt: ['41', '42'] });
+    statuses = ['aborted', 'committed'];
+    expect(await store.claim('usr_store', inDoubt, 'f')).toEqual({ kind: 'answer_lost', tookEffect: true });
+    statuses = ['aborted', null];
+    expect(await store.claim('usr_store', inDoubt, 'f')).toEqual({ kind: 'answer_lost', tookEffect: false });
+    statuses = ['in progress', 'aborted'];
+    expect(await store.claim('usr_store', inDoubt, 'f')).toEqual({ kind: 'in_progress', retryAfterSeconds: 1 });
+    expect(asked).toEqual([['41', '42'], ['41', '42'], ['41', '42']]);
+    expect(await store.claim('usr_store', inDoubt, 'another body')).toEqual({ kind: 'reused' });
+
+    // Rolled back, every one: the key is taken over by the retry, which runs.
+    statuses = ['aborted', 'aborted'];
+    expect((await store.claim('usr_store', inDoubt, 'f')).kind).toBe('claimed');
+    expect(await store.claim('usr_store', inDoubt, 'f')).toEqual({ kind: 'in_progress', retryAfterSeconds: CLAIM_LEASE_MS / 1000 });
+  });
+
+  it('rounds a wait up to whole seconds, at least one', () => {
+    expect([retryAfterSeconds(-5), retryAfterSeconds(0), retryAfterSeconds(1), retryAfterSeconds(1000), retryAfterSeconds(5001)]).toEqual([1, 1, 1, 1, 6]);
+  });
+});

@@ -1,0 +1,13 @@
+import type { NextFunction, Request, Response } from 'express';
+import { WriteLedger, writeLedgers } from '@app/database';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from './idempotency.guard';
+
+/**
+ * Gives each POST or PATCH that carries an Idempotency-Key a write ledger for the rest of its
+ * handling, which the guard starts once it holds the key. It must be entered here, around the
+ * route: a guard's own async context does not reach the handler.
+ */
+export function writeLedgerMiddleware(req: Request, _res: Response, next: NextFunction): void {
+  if (req.headers[IDEMPOTENCY_KEY_HEADER] === undefined || !IDEMPOTENT_METHODS.has(req.method)) return next();
+  writeLedgers.run(new WriteLedger(), next);
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource, QueryRunner } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { dataSourceOptions } from './data-source-options';
+import { PooledReads } from './pooled-reads';
+import { TransactionStatuses } from './transaction-statuses';
+import { WriteLedger, writeLedgers, WriteOutcome } from './write-ledger';
+
+const NOTHING: WriteOutcome = { committed: false, transactionsInDoubt: [], statementsInDoubt: false };
+
+/** Against the run's PostgreSQL, through the service's own DataSource options (and so its subscriber). */
+describe('WriteLedger', () => {
+  const table = `ledger_${randomBytes(4).toString('hex')}`;
+  let dataSource: DataSource;
+  let admin: Client;
+
+  /** Runs `work` as a request whose ledger is started, and answers what its writes came to. */
+  async function ledgerOf(work: () => Promise<unknown>): Promise<WriteOutcome> {
+    const ledger = new WriteLedger();
+    ledger.start();
+    await writeLedgers.run(ledger, () => work().catch(() => undefined));
+    return ledger.finish();
+  }
+
+  /** Ends, from another session, the backend that sleeps in a statement matching `match` (SQL `LIKE`), or of process `pid`. */
+  async function terminateWhenAsleep(which: { match: string } | { pid: Promise<number> }): Promise<void> {
+    const [condition, value] = 'pid' in which ? ['pid = $1', await which.pid] : ['query LIKE $1', which.match];
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { rows } = await admin.query<{ ended: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE ${condition} AND wait_event = 'PgSleep' AND pid <> pg_backend_pid()`,
+        [value],
+      );
+      if (rows.some((row) => row.ended)) {
+        // The pool drops the ended session once its socket closes; until then it could lend it again.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('no backend slept as expected');
+  }
+
+  beforeAll(async () => {
+    dataSource = await new DataSource(dataSourceOptions(loadConfig())).initialize();
+    admin = new Client({ connectionString: loadConfig().DATABASE_URL });
+    await admin.connect();
+    await dataSource.query(`CREATE TABLE ${table} (n int, CONSTRAINT ${table}_once UNIQUE (n) DEFERRABLE INITIALLY DEFERRED)`);
+    // At COMMIT, a row of 99 sleeps in a deferred trigger: long enough to end the session mid-COMMIT.
+    await dataSource.query(
+      `CREATE FUNCTION ${table}_slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(5); RETURN NULL; END $$`,
+    );
+    await dataSource.query(
+      `CREATE CONSTRAINT TRIGGER ${table}_slow AFTER INSERT ON ${table} DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.n = 99) EXECUTE FUNCTION ${table}_slow()`,
+    );
+  });
+  afterAll(async () => {
+    await dataSource.query(`DROP TABLE ${table}`);
+    await dataSource.query(`DROP FUNCTION ${table}_slow()`);
+    await dataSource.destroy();
+    await admin.end();
+  });
+
+  it('records nothing before it is started, nor reads', async () => {
+    const unstarted = new WriteLedger();
+    await writeLedgers.run(unstarted, () => dataSource.query(`INSERT INTO ${table} (n) VALUES (1)`));
+    expect(unstarted.finish()).toEqual(NOTHING);
+    expect(await ledgerOf(() => dataSource.query(`SELECT count(*) FROM ${table}`))).toEqual(NOTHING);
+    expect(await ledgerOf(() => dataSource.transaction((manager) => manager.query(`SELECT n FROM ${table}`)))).toEqual(NOTHING);
+  });
+
+  it('counts a write outside a transaction, and a committed transaction, as taken effect', async () => {
+    expect(await ledgerOf(() => dataSource.query(`INSERT INTO ${table} (n) VALUES (2)`))).toEqual({ ...NOTHING, committed: true });
+    const committed = await ledgerOf(() => dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (3)`)));
+    expect(committed).toEqual({ ...NOTHING, committed: true });
+  });
+
+  it('counts nothing for a transaction rolled back, or a COMMIT PostgreSQL refused', async () => {
+    const rolledBack = await ledgerOf(() =>
+      dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO ${table} (n) VALUES (4)`);
+        throw new Error('the handler failed');
+      }),
+    );
+    expect(rolledBack).toEqual(NOTHING);
+    // The deferred unique constraint fails at COMMIT, with an error PostgreSQL answers.
+    const refused = await ledgerOf(() => dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (5), (5)`)));
+    expect(refused).toEqual(NOTHING);
+  });
+
+  it('keeps the id of a transaction whose COMMIT lost its connection, which PostgreSQL then says it rolled back', async () => {
+    let backend!: (pid: number) => void;
+    const pid = new Promise<number>((resolve) => (backend = resolve));
+    const [outcome] = await Promise.all([
+      ledgerOf(() =>
+        dataSource.transaction(async (manager) => {
+          const [session]: Array<{ pid: number }> = await manager.query('SELECT pg_backend_pid() AS pid');
+          backend(session.pid);
+          await manager.query(`INSERT INTO ${table} (n) VALUES (99)`);
+        }),
+      ),
+      terminateWhenAsleep({ pid }),
+    ]);
+    expect(outcome).toEqual({ ...NOTHING, transactionsInDoubt: [expect.stringMatching(/^\d+$/)] });
+    const statuses = new TransactionStatuses(new PooledReads(dataSource));
+    expect(await statuses.of(outcome.transactionsInDoubt)).toEqual(['aborted']);
+    const [committed]: Array<{ id: string }> = await dataSource.transaction(async (manager) => {
+      await manager.query(`INSERT INTO ${table} (n) VALUES (6)`);
+      return manager.query('SELECT pg_current_xact_id()::text AS id');
+    });
+    expect(await statuses.of([committed.id])).toEqual(['committed']);
+    // An id PostgreSQL never issued (a failover that lost it) is one it cannot speak for.
+    expect(await statuses.of([String(BigInt(committed.id) + 1_000_000_000n)])).toEqual([null]);
+  });
+
+  it('marks a write outside a transaction that lost its connection as in doubt, without an id', async () => {
+    const marker = `lost_${randomBytes(4).toString('hex')}`;
+    const [outcome] = await Promise.all([
+      ledgerOf(() => dataSource.query(`INSERT INTO ${table} (n) SELECT 7 FROM pg_sleep(5) /* ${marker} */`)),
+      terminateWhenAsleep({ match: `%${marker}%` }),
+    ]);
+    expect(outcome).toEqual({ ...NOTHING, statementsInDoubt: true });
+  });
+
+  it('counts a statement still unanswered when the request ends as in doubt', () => {
+    const ledger = new WriteLedger();
+    ledger.start();
+    const runner = { isTransactionActive: false } as QueryRunner;
+    ledger.sending(runner, `UPDATE ${table} SET n = 8`);
+    const committing = { isTransactionActive: true } as QueryRunner;
+    ledger.beforeCommit(committing, '1234');
+    expect(ledger.finish()).toEqual({ committed: false, transactionsInDoubt: ['1234'], statementsInDoubt: true });
+  });
+});
