@@ -31,6 +31,30 @@ async function waitForPort(port: number, timeoutMs = 15000): Promise<void> {
   throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
 }
 
+/** Waits until `child` listens on `port`; the error when it exits first (`output` says why) or never listens. */
+async function listeningOrFailure(child: ChildProcess, port: number, name: string, output: () => string): Promise<Error | undefined> {
+  const exitedEarly = once(child, 'exit').then(
+    ([code]) => new Error(`${name} exited with ${String(code)} before listening:\n${output()}`),
+    (error: Error) => error,
+  );
+  const listening = waitForPort(port).then(
+    () => undefined,
+    (error: Error) => error,
+  );
+  return Promise.race([listening, exitedEarly]);
+}
+
+/** Stops a server process at once (SIGTERM) and removes its temporary folder. */
+async function stopAndRemove(child: ChildProcess, root: string): Promise<void> {
+  const running = child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+  if (running) {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(root, { recursive: true, force: true });
+}
+
 /**
  * A redis-server of the test's own, on a spare port, that the test may stop or freeze without
  * touching the machine's shared one.
@@ -210,15 +234,7 @@ export class PrivatePgBouncer {
     if (asRoot) execFileSync('chown', ['-R', 'postgres', root]);
     const child = spawn(binary, asRoot ? ['-u', 'postgres', configFile] : [configFile], { stdio: 'ignore' });
     const bouncer = new PrivatePgBouncer(port, user, child, root);
-    const exitedEarly = once(child, 'exit').then(
-      ([code]) => new Error(`pgbouncer exited with ${String(code)} before listening:\n${existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''}`),
-      (error: Error) => error,
-    );
-    const listening = waitForPort(port).then(
-      () => undefined,
-      (error: Error) => error,
-    );
-    const failure = await Promise.race([listening, exitedEarly]);
+    const failure = await listeningOrFailure(child, port, 'pgbouncer', () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''));
     if (failure) {
       await bouncer.stop();
       throw failure;
@@ -244,14 +260,8 @@ export class PrivatePgBouncer {
   }
 
   /** Stops it at once (SIGTERM: immediate shutdown) and removes its folder. */
-  async stop(): Promise<void> {
-    const running = this.process.pid !== undefined && this.process.exitCode === null && this.process.signalCode === null;
-    if (running) {
-      const exited = once(this.process, 'exit');
-      this.process.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(this.root, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return stopAndRemove(this.process, this.root);
   }
 }
 
@@ -309,15 +319,7 @@ export class PrivateHaproxy {
     const child = spawn(binary, ['-db', '-f', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
     const haproxy = new PrivateHaproxy(port, child, root);
-    const exitedEarly = once(child, 'exit').then(
-      ([code]) => new Error(`haproxy exited with ${String(code)} before listening:\n${errors}`),
-      (error: Error) => error,
-    );
-    const listening = waitForPort(port).then(
-      () => undefined,
-      (error: Error) => error,
-    );
-    const failure = await Promise.race([listening, exitedEarly]);
+    const failure = await listeningOrFailure(child, port, 'haproxy', () => errors);
     if (failure) {
       await haproxy.stop();
       throw failure;
@@ -349,13 +351,7 @@ export class PrivateHaproxy {
   }
 
   /** Stops it at once (SIGTERM: hard stop) and removes its folder. */
-  async stop(): Promise<void> {
-    const running = this.process.pid !== undefined && this.process.exitCode === null && this.process.signalCode === null;
-    if (running) {
-      const exited = once(this.process, 'exit');
-      this.process.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(this.root, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return stopAndRemove(this.process, this.root);
   }
 }
