@@ -12,7 +12,7 @@ function hostOf(worker: Worker): WorkerHost {
 
 describe('JobDrain', () => {
   it('stops workers closed the moment they start without an unhandled "Connection is closed."', async () => {
-    const options = queueOptions(loadConfig());
+    const options = queueOptions(loadConfig(), null);
     for (let round = 0; round < 20; round += 1) {
       const worker = new Worker('job-drain-spec', () => Promise.resolve(), { connection: options.connection, prefix: options.prefix });
       const discovery = { getProviders: () => [{ instance: hostOf(worker) }] } as unknown as DiscoveryService;

@@ -76,6 +76,17 @@ describe('loadConfig (docs/api.md#processes)', () => {
     expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', SHUTDOWN_DELAY_MS: '1500' }).shutdownDelayMs).toBe(1500);
   });
 
+  it('reads Redis Cluster seeds as host:port or URLs, and without them uses REDIS_URL alone', () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).redisClusterSeeds).toBeUndefined();
+    const seeds = loadConfig({ JWT_SECRET: VALID_SECRET, REDIS_CLUSTER_NODES: '10.0.0.1:7000, cache-2:7001,rediss://app:s%3Acret@[::1]:7002' }).redisClusterSeeds;
+    expect(seeds?.map((seed) => [seed.protocol, seed.hostname, seed.port])).toEqual([
+      ['redis:', '10.0.0.1', '7000'],
+      ['redis:', 'cache-2', '7001'],
+      ['rediss:', '[::1]', '7002'],
+    ]);
+    expect(decodeURIComponent(seeds?.[2].password ?? '')).toBe('s:cret');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', JWT_SECRET: VALID_SECRET }).PORT).toBe(3000);
   });
@@ -89,6 +100,10 @@ describe('loadConfig (docs/api.md#processes)', () => {
     ['DATABASE_URL', 'not a url'],
     ['DATABASE_DIRECT_URL', 'mysql://db/rms'],
     ['REDIS_URL', 'http://cache:6379'],
+    ['REDIS_CLUSTER_NODES', 'cache-1'],
+    ['REDIS_CLUSTER_NODES', 'cache-1:7000,http://cache-2:7000'],
+    ['REDIS_CLUSTER_NODES', 'redis://cache-1:7000/2'],
+    ['REDIS_CLUSTER_NODES', ' , '],
     ['LOG_LEVEL', 'verbose'],
     ['NODE_ENV', 'staging'],
     ['APP_ENV', 'prod'],

@@ -37,6 +37,15 @@ function isDnsServer(entry: string): boolean {
   return match !== null && (match[1] ? isIP(match[1]) === 6 : isIP(match[2]) === 4) && port >= 1 && port <= 65535;
 }
 
+/** One seed of a Redis Cluster as a URL (`host:port` reads as redis://host:port), or null if it is not one. */
+function redisClusterSeed(entry: string): URL | null {
+  const text = entry.includes('://') ? entry : `redis://${entry}`;
+  if (!URL.canParse(text)) return null;
+  const url = new URL(text);
+  const serverOnly = url.pathname === '' || url.pathname === '/';
+  return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' && url.port !== '' && serverOnly ? url : null;
+}
+
 /**
  * An origin exactly as a browser sends it in `Origin` (RFC 6454): http or https, the host in
  * lower case, a port only when it is not the scheme's default, nothing after. Anything else could
@@ -85,6 +94,21 @@ export class AppConfig {
   @IsString()
   @Matches(/^rediss?:\/\/.+/, { message: 'must be a redis:// URL' })
   REDIS_URL = 'redis://127.0.0.1:6379';
+
+  /**
+   * Seeds of a Redis Cluster (comma-separated `host:port`, or redis:// / rediss:// URLs whose
+   * credentials and TLS apply to every node); when set, every Redis client is a cluster client
+   * and REDIS_URL is not used.
+   */
+  @ValidateIf((config: AppConfig) => config.REDIS_CLUSTER_NODES !== undefined)
+  @ValidateBy(
+    {
+      name: 'isRedisClusterSeedList',
+      validator: { validate: (value: unknown) => typeof value === 'string' && splitList(value).length > 0 && splitList(value).every((entry) => redisClusterSeed(entry) !== null) },
+    },
+    { message: 'must be comma-separated host:port seeds of a Redis Cluster, e.g. 10.0.0.1:7000,10.0.0.2:7000' },
+  )
+  REDIS_CLUSTER_NODES?: string;
 
   @IsString()
   @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 characters of [A-Za-z0-9:_-]' })
@@ -265,6 +289,12 @@ export class AppConfig {
 
   get allowPrivateWebhookTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
+
+  /** The Redis Cluster's seeds as URLs, or undefined when Redis is the single server of REDIS_URL. */
+  get redisClusterSeeds(): URL[] | undefined {
+    if (this.REDIS_CLUSTER_NODES === undefined) return undefined;
+    return splitList(this.REDIS_CLUSTER_NODES).flatMap((entry) => redisClusterSeed(entry) ?? []);
   }
 
   get webhookDnsServers(): string[] | undefined {

@@ -6,6 +6,7 @@ export * from './event-outbox';
 export * from './entities';
 export * from './migrations';
 export * from './pooled-reads';
+export * from './redis/redis-client';
 export * from './redis/redis.module';
 export * from './redis/worker-heartbeat.repository';
 export * from './repositories/api-key.repository';

@@ -1,17 +1,25 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Module } from '@nestjs/common';
+import { Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { QueueOptions } from 'bullmq';
+import type { Cluster } from 'ioredis';
 import { AppConfig } from '@app/config';
+import { connectRedisCluster } from '@app/database';
 import { WEBHOOK_DELIVERIES_QUEUE } from './queues';
+
+/** The cluster client BullMQ shares, when Redis is a cluster; closed with the app. */
+const QUEUE_CLUSTER = Symbol('QUEUE_CLUSTER');
 
 /**
  * BullMQ on the app's Redis. BullMQ ignores ioredis' keyPrefix, so its keys get their own
- * prefix under the deployment's: `${REDIS_PREFIX}:bull:<queue>:...`.
+ * prefix under the deployment's: `${REDIS_PREFIX}:bull:<queue>:...`. On a Redis Cluster every
+ * key of a queue must share a slot for BullMQ's scripts, so the prefix is a hash tag,
+ * `{${REDIS_PREFIX}:bull}`; BullMQ needs a client instance there, whose blocking connections
+ * (`maxRetriesPerRequest: null`) it duplicates from it.
  */
-export function queueOptions(config: AppConfig): QueueOptions {
+export function queueOptions(config: AppConfig, cluster: Cluster | null): QueueOptions {
   return {
-    connection: { url: config.REDIS_URL },
-    prefix: `${config.REDIS_PREFIX}:bull`,
+    connection: cluster ?? { url: config.REDIS_URL },
+    prefix: cluster ? `{${config.REDIS_PREFIX}:bull}` : `${config.REDIS_PREFIX}:bull`,
     defaultJobOptions: {
       // Retries are scheduled by the job's own rows (webhook schedule), not by BullMQ.
       attempts: 1,
@@ -21,6 +29,31 @@ export function queueOptions(config: AppConfig): QueueOptions {
   };
 }
 
+@Injectable()
+class QueueClusterShutdown implements OnApplicationShutdown {
+  constructor(@Inject(QUEUE_CLUSTER) private readonly cluster: Cluster | null) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.cluster?.quit().catch(() => this.cluster?.disconnect());
+  }
+}
+
+const QUEUE_CLUSTER_PROVIDER = {
+  provide: QUEUE_CLUSTER,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig): Cluster | null => {
+    const seeds = config.redisClusterSeeds;
+    return seeds ? connectRedisCluster(seeds, { maxRetriesPerRequest: null }) : null;
+  },
+};
+
+/** Holds the queue's cluster client apart, so that BullMQ's root options can be built from it. */
+@Module({
+  providers: [QUEUE_CLUSTER_PROVIDER, QueueClusterShutdown],
+  exports: [QUEUE_CLUSTER],
+})
+class QueueClusterModule {}
+
 const QUEUES = BullModule.registerQueue({ name: WEBHOOK_DELIVERIES_QUEUE });
 
 /**
@@ -29,7 +62,11 @@ const QUEUES = BullModule.registerQueue({ name: WEBHOOK_DELIVERIES_QUEUE });
  */
 @Module({
   imports: [
-    BullModule.forRootAsync({ inject: [AppConfig], useFactory: (config: AppConfig) => queueOptions(config) }),
+    BullModule.forRootAsync({
+      imports: [QueueClusterModule],
+      inject: [AppConfig, QUEUE_CLUSTER],
+      useFactory: (config: AppConfig, cluster: Cluster | null) => queueOptions(config, cluster),
+    }),
     QUEUES,
   ],
   exports: [QUEUES],

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
 import { AppConfig } from '@app/config';
-import { ApiKeyEntity, REDIS } from '@app/database';
+import { ApiKeyEntity, REDIS, RedisClient } from '@app/database';
 import { ExpiringMap } from '../platform/cache/expiring-map';
 
 /** How long a verified key is trusted without reading PostgreSQL again. */
@@ -22,7 +21,7 @@ export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicatio
   private readonly channel: string;
   private readonly byHash = new ExpiringMap<string, ApiKeyEntity>();
   private readonly hashById = new Map<string, string>();
-  private subscriber: Redis | null = null;
+  private subscriber: RedisClient | null = null;
   private live = false;
   /** Counts the revocations heard: a lookup that began before one must not be cached. */
   private revocations = 0;
@@ -30,7 +29,7 @@ export class VerifiedApiKeyCache implements OnApplicationBootstrap, OnApplicatio
   private readonly reading = new Map<string, { key: Promise<ApiKeyEntity>; revision: number }>();
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     config: AppConfig,
   ) {
     this.channel = `${config.REDIS_PREFIX}:api-keys:revoked`;

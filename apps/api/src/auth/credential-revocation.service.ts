@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
-import { REDIS } from '@app/database';
+import { REDIS, RedisClient } from '@app/database';
 import { PipelineLane, RedisTurn } from '../platform/redis/redis-turn';
 import { CredentialRegistry } from './credentials/credential-registry';
 
@@ -19,11 +18,11 @@ import { CredentialRegistry } from './credentials/credential-registry';
 export class CredentialRevocationService {
   /** Per request's AuthContext: its answer, or the check under way. */
   private readonly answers = new WeakMap<AuthContext, boolean | Promise<boolean>>();
-  /** One EXISTS per credential over its marks. */
-  private readonly checks: PipelineLane<readonly string[], boolean> = {
-    append: (pipeline, markSets) => {
-      for (const marks of markSets) pipeline.exists(...marks);
-      return markSets.length;
+  /** One EXISTS per mark: a credential's marks may live in different slots of a Redis Cluster. */
+  private readonly checks: PipelineLane<string, boolean> = {
+    append: (pipeline, marks) => {
+      for (const mark of marks) pipeline.exists(mark);
+      return marks.length;
     },
     read: (replies) =>
       replies.map(([error, count]) => {
@@ -33,7 +32,7 @@ export class CredentialRevocationService {
   };
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly turn: RedisTurn,
     private readonly credentials: CredentialRegistry,
   ) {}
@@ -50,7 +49,8 @@ export class CredentialRevocationService {
     if (known !== undefined) return known;
     const marks = this.credentials.descriptorOf(auth.credential).revocation?.marksOf(auth) ?? [];
     if (marks.length === 0) return false;
-    const answer = this.turn.add(this.checks, marks).then((revoked) => {
+    const answer = Promise.all(marks.map((mark) => this.turn.add(this.checks, mark))).then((found) => {
+      const revoked = found.includes(true);
       this.answers.set(auth, revoked);
       return revoked;
     });

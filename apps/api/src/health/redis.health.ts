@@ -1,13 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import Redis from 'ioredis';
-import { REDIS } from '@app/database';
+import { REDIS, RedisClient } from '@app/database';
 
 /** Redis answers PING within the timeout. Terminus has no Redis indicator of its own. */
 @Injectable()
 export class RedisHealthIndicator {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly indicators: HealthIndicatorService,
   ) {}
 

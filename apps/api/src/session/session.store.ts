@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
 import { isId, newId } from '@app/common';
-import { REDIS } from '@app/database';
+import { REDIS, RedisClient } from '@app/database';
 import { hashSecret, newOpaqueSecret, secretsEqual } from '../auth/opaque-secret';
 import { ExpiringMap } from '../platform/cache/expiring-map';
 import { CredentialRevocationService } from '../auth/credential-revocation.service';
@@ -38,7 +37,7 @@ export class SessionStore {
   private readonly remembered = new ExpiringMap<string, SessionRecord>();
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly revocations: CredentialRevocationService,
   ) {}
 

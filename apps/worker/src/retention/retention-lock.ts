@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { REDIS } from '@app/database';
+import { REDIS, RedisClient } from '@app/database';
 
 /** One key for the whole fleet (under REDIS_PREFIX): whoever holds it prunes, or has just pruned. */
 const LOCK_KEY = 'retention:prune-lock';
@@ -18,7 +17,7 @@ const RELEASE_IF_HELD = `if redis.call('GET', KEYS[1]) == ARGV[1] then return re
  */
 @Injectable()
 export class RetentionLock {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   /** A token when the lease was free and is now the caller's for `ttlMs`; null when another holds it. */
   async acquire(ttlMs: number): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis, { RedisOptions } from 'ioredis';
+import { RedisOptions } from 'ioredis';
 import { AppConfig } from '@app/config';
+import { connectRedis, RedisClient } from './redis-client';
 
 export const REDIS = Symbol('REDIS');
 
@@ -20,7 +21,7 @@ function redisOptions(config: AppConfig): RedisOptions {
 
 @Injectable()
 class RedisShutdown implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
@@ -34,7 +35,7 @@ class RedisShutdown implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): Redis => new Redis(config.REDIS_URL, redisOptions(config)),
+      useFactory: (config: AppConfig): RedisClient => connectRedis(config, redisOptions(config)),
     },
     RedisShutdown,
   ],

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
+import { RedisClient } from './redis-client';
 import { REDIS } from './redis.module';
 
 /** A worker that has not beaten for this long is gone (three missed beats). */
@@ -15,26 +15,28 @@ const HEARTBEATS = 'worker:heartbeats';
  */
 @Injectable()
 export class WorkerHeartbeatRepository {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   /** The key of one replica (`worker:heartbeat:<host>:<pid>`, under REDIS_PREFIX). */
   static keyOf(replica: string): string {
     return `worker:heartbeat:${replica}`;
   }
 
-  /** Records a beat and forgets replicas that stopped beating without saying so. */
+  /**
+   * Records a beat and forgets replicas that stopped beating without saying so. The replica's key
+   * and the set may live on different nodes of a Redis Cluster, so they are written apart; the
+   * set's two commands stay in one transaction.
+   */
   async beat(replica: string): Promise<void> {
     const now = Date.now();
-    await this.redis
-      .multi()
-      .set(WorkerHeartbeatRepository.keyOf(replica), new Date(now).toISOString(), 'PX', WORKER_HEARTBEAT_TTL_MS)
-      .zadd(HEARTBEATS, now, replica)
-      .zremrangebyscore(HEARTBEATS, '-inf', now - WORKER_HEARTBEAT_TTL_MS)
-      .exec();
+    await Promise.all([
+      this.redis.set(WorkerHeartbeatRepository.keyOf(replica), new Date(now).toISOString(), 'PX', WORKER_HEARTBEAT_TTL_MS),
+      this.redis.multi().zadd(HEARTBEATS, now, replica).zremrangebyscore(HEARTBEATS, '-inf', now - WORKER_HEARTBEAT_TTL_MS).exec(),
+    ]);
   }
 
   async remove(replica: string): Promise<void> {
-    await this.redis.multi().del(WorkerHeartbeatRepository.keyOf(replica)).zrem(HEARTBEATS, replica).exec();
+    await Promise.all([this.redis.del(WorkerHeartbeatRepository.keyOf(replica)), this.redis.zrem(HEARTBEATS, replica)]);
   }
 
   /** Replicas that beat within the heartbeat lifetime. */

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
-import { REDIS, TransactionStatuses, WriteOutcome } from '@app/database';
+import { REDIS, RedisClient, TransactionStatuses, WriteOutcome } from '@app/database';
 
 /** How long a finished answer is replayed (docs/api.md#idempotency). */
 export const RESULT_TTL_SECONDS = 24 * 60 * 60;
@@ -79,7 +78,7 @@ export function retryAfterSeconds(ms: number): number {
 @Injectable()
 export class IdempotencyStore {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly transactions: TransactionStatuses,
   ) {}
 

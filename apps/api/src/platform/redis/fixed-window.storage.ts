@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import Redis, { ChainableCommander } from 'ioredis';
-import { REDIS } from '@app/database';
+import type { ChainableCommander } from 'ioredis';
+import { REDIS, RedisClient } from '@app/database';
 import { PipelineLane, PipelineReply, RedisTurn } from './redis-turn';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -43,9 +43,9 @@ interface CountingPipeline extends ChainableCommander {
 }
 
 /** The give-back script as ioredis defines it on the client. */
-interface GivingBackClient extends Redis {
+type GivingBackClient = RedisClient & {
   giveBackFixedWindowHit(key: string): Promise<number>;
-}
+};
 
 /** Hits per script call: a burst larger than this is split, so that no call holds Redis long. */
 const MAX_HITS_PER_CALL = 256;
@@ -79,7 +79,7 @@ export class FixedWindowStorage implements ThrottlerStorage {
   };
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     private readonly turn: RedisTurn,
   ) {
     if (!('countFixedWindows' in redis)) redis.defineCommand('countFixedWindows', { lua: COUNT_SCRIPT });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
-import { connectRunRedis } from '@app/testing';
+import type { Cluster, Redis } from 'ioredis';
+import { connectRedisCluster } from '@app/database';
+import { connectRunRedis, PrivateRedisCluster } from '@app/testing';
 import { PipelineLane, RedisTurn } from './redis-turn';
 
 /** Against the test run's Redis. */
@@ -75,5 +76,43 @@ describe('RedisTurn', () => {
       { status: 'rejected', reason: failure },
       { status: 'rejected', reason: failure },
     ]);
+  });
+});
+
+/** Against a private three-master Redis Cluster: a pipeline there must stay on one node. */
+describe('RedisTurn on a Redis Cluster', () => {
+  let cluster: PrivateRedisCluster;
+  let redis: Cluster;
+  let turn: RedisTurn;
+
+  /** One INCR per item. */
+  const increments: PipelineLane<string, number> = {
+    append: (pipeline, keys) => {
+      for (const counter of keys) pipeline.incr(counter);
+      return keys.length;
+    },
+    read: (replies) =>
+      replies.map(([error, count]) => {
+        if (error) throw error;
+        return count as number;
+      }),
+  };
+
+  beforeAll(async () => {
+    cluster = await PrivateRedisCluster.start();
+    redis = connectRedisCluster(cluster.ports.map((port) => new URL(`redis://127.0.0.1:${port}`)), { keyPrefix: 'turn-spec:' });
+    turn = new RedisTurn(redis);
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    await cluster?.stop();
+  });
+
+  it("answers every item of one turn although their keys live on different nodes", async () => {
+    const counters = Array.from({ length: 30 }, (_, index) => `counter:${index}`);
+    const answers = await Promise.all([...counters, ...counters].map((counter) => turn.add(increments, counter)));
+    expect(answers).toEqual([...counters.map(() => 1), ...counters.map(() => 2)]);
+    const nodesHolding = (await Promise.all(cluster.ports.map((port) => cluster.cli(port, 'dbsize')))).filter((size) => Number(size) > 0);
+    expect(nodesHolding.length).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis, { ChainableCommander } from 'ioredis';
-import { REDIS } from '@app/database';
+import type { ChainableCommander } from 'ioredis';
+import { REDIS, RedisClient } from '@app/database';
 import { TurnBatch } from './turn-batch';
 
 /** One command's reply in a pipeline: its error, or its result. */
@@ -33,12 +33,16 @@ const MAX_ITEMS_PER_PIPELINE = 1024;
  * pipeline, so that an authenticated request costs one round trip and, under load, many requests
  * share it (TurnBatch). Each lane appends its own commands; a failed command fails the items of
  * its lane, a failed round trip every item.
+ *
+ * A Redis Cluster takes a pipeline only when all its keys live on one node, so there each item
+ * goes in a pipeline of its own, routed to its key's node: every lane keeps an item's keys in one
+ * slot. The items of a turn still leave together, written back to back on each node's connection.
  */
 @Injectable()
 export class RedisTurn {
   private readonly turn = new TurnBatch<Queued, Settled>((queued) => this.send(queued), MAX_ITEMS_PER_PIPELINE);
 
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   /** Sends `item` in the next pipeline, with everything else added in this turn. */
   async add<Item, Result>(lane: PipelineLane<Item, Result>, item: Item): Promise<Result> {
@@ -48,6 +52,11 @@ export class RedisTurn {
   }
 
   private async send(queued: readonly Queued[]): Promise<Settled[]> {
+    if (!this.redis.isCluster) return this.sendInOnePipeline(queued);
+    return Promise.all(queued.map(async (entry) => (await this.sendInOnePipeline([entry]))[0]));
+  }
+
+  private async sendInOnePipeline(queued: readonly Queued[]): Promise<Settled[]> {
     const byLane = new Map<PipelineLane<unknown, unknown>, number[]>();
     queued.forEach(({ lane }, index) => {
       const positions = byLane.get(lane);
