@@ -15,19 +15,29 @@ export interface RunningWorker {
   logs: string[];
   /** SIGTERM, and the exit code once it ends. */
   terminate(): Promise<number | null>;
-  /** SIGKILL: the process ends at once, jobs in flight and all. */
+  /** SIGKILL: the process ends at once, jobs in flight and all (with `processGroup`, its whole group). */
   kill(): Promise<void>;
+}
+
+export interface BuiltWorkerOptions {
+  /**
+   * Runs the worker as the leader of a process group of its own, so that `kill` SIGKILLs the
+   * group: nothing it may have started outlives it, as when a container or node dies.
+   */
+  processGroup?: boolean;
 }
 
 /**
  * Starts the built worker as operators do, with the environment alone (the run's settings plus
  * `env`), and resolves once it logs that it is ready.
  */
-export async function startBuiltWorker(env: NodeJS.ProcessEnv = {}): Promise<RunningWorker> {
+export async function startBuiltWorker(env: NodeJS.ProcessEnv = {}, options: BuiltWorkerOptions = {}): Promise<RunningWorker> {
   if (!existsSync(BUILT_WORKER)) throw new Error(`${BUILT_WORKER} is missing: run npm run build`);
+  const processGroup = options.processGroup === true;
   const child = spawn(process.execPath, [BUILT_WORKER], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
+    detached: processGroup,
   });
   const logs: string[] = [];
   let buffer = '';
@@ -65,7 +75,8 @@ export async function startBuiltWorker(env: NodeJS.ProcessEnv = {}): Promise<Run
     kill: async () => {
       if (ended()) return;
       const exited = once(child, 'exit');
-      child.kill('SIGKILL');
+      if (processGroup && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      else child.kill('SIGKILL');
       await exited;
     },
   };

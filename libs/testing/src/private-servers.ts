@@ -163,6 +163,16 @@ export class PrivatePostgres {
     await waitForPort(this.port);
   }
 
+  /**
+   * A crash and restart: stops the cluster at once (immediate mode, no checkpoint), waits
+   * `downMs`, and starts it again on the same port with the same data, resolving once it listens.
+   */
+  async restart(downMs: number): Promise<void> {
+    this.stop();
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    await this.startAgain();
+  }
+
   /** Stops the cluster when it still runs and removes its folder. */
   destroy(): void {
     try {
