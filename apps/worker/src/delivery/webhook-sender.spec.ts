@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { HttpsReceiver, startHttpsReceiver } from '@app/testing';
 import { WebhookAgents } from './webhook-agents';
-import { sendWebhook, SendOptions } from './webhook-sender';
+import { sendWebhook, SendOptions, WEBHOOK_USER_AGENT } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
 /** Deliveries to a real HTTPS receiver on 127.0.0.1 with a certificate made for the run (docs/api.md#webhook-delivery). */
@@ -50,6 +50,7 @@ describe('sendWebhook', () => {
       expect(JSON.stringify(attempt.request_headers)).not.toContain(secret);
       expect(attempt.response_headers).toMatchObject({ 'x-receiver': 'yes', date: expect.any(String) });
       expect(headers['content-type']).toBe('application/json');
+      expect(headers['user-agent']).toBe(WEBHOOK_USER_AGENT);
       expect(headers['x-webhook-event-id']).toBe(event.id);
       expect(headers['x-webhook-event-type']).toBe(event.type);
       const expected = createHmac('sha256', secret).update(received?.body ?? '').digest();

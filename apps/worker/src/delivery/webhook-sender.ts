@@ -6,6 +6,9 @@ import type { DeliveryAttempt } from '@app/database';
 import { boundedHeaders } from './attempt-headers';
 import { WebhookAgents } from './webhook-agents';
 
+/** Names the sender to receivers and their firewalls, as Stripe's and GitHub's webhooks do. */
+export const WEBHOOK_USER_AGENT = 'ResourceManagementService-Webhooks/1.0';
+
 /** How much of a response body an attempt keeps. */
 const RESPONSE_BODY_LIMIT = 1024;
 
@@ -67,7 +70,7 @@ export async function sendWebhook(
     const send = (): void => {
       const req = request(
         target,
-        { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
+        { method: 'POST', agent, headers: { 'User-Agent': WEBHOOK_USER_AGENT, ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
