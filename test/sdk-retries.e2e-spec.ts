@@ -111,6 +111,26 @@ describe('SDK retries and idempotency keys (scripted service)', () => {
     expect(service.seen[2].headers['idempotency-key']).not.toBe(first);
   });
 
+  it('waits out a 409 idempotency_key_in_progress with the same key, and throws any other 409 at once', async () => {
+    const rms = createRmsClient({ baseUrl: service.url });
+    service.script(
+      { status: 409, headers: { 'Retry-After': '1' }, body: envelope('idempotency_key_in_progress', 'still running') },
+      { status: 201, headers: { 'Idempotent-Replayed': 'true' }, body: { data: { id: 'res_1' } } },
+    );
+    const started = Date.now();
+    const created = await unwrap(rms.api.POST('/v2/resources', { body: { name: 'slow' } }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(created.data.id).toBe('res_1');
+    const [first, second] = service.seen.map((request) => request.headers['idempotency-key']);
+    expect(first).toMatch(UUID);
+    expect(second).toBe(first);
+
+    service.seen.length = 0;
+    service.script({ status: 409, headers: { 'Retry-After': '1' }, body: envelope('conflict', 'taken') });
+    await expect(unwrap(rms.api.POST('/v2/resources', { body: { name: 'taken' } }))).rejects.toMatchObject({ status: 409, code: 'conflict' });
+    expect(service.seen).toHaveLength(1);
+  });
+
   it("keeps the caller's Idempotency-Key, keys PATCH too, and never GET, PUT or DELETE", async () => {
     const rms = createRmsClient({ baseUrl: service.url });
     const path = { params: { path: { id: 'res_1' } } };

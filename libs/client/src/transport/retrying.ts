@@ -40,6 +40,19 @@ function backoffMs(policy: RetryPolicy, attempt: number): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
+/**
+ * A 409 `idempotency_key_in_progress`: the first request with this Idempotency-Key still runs, and
+ * the same request sent after its Retry-After gets that request's answer, so it is worth the wait.
+ */
+async function isKeyStillInProgress(response: Response): Promise<boolean> {
+  if (response.status !== 409 || !response.headers.has('Retry-After')) return false;
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
+  return isRecord(body) && isRecord(body.error) && body.error.code === 'idempotency_key_in_progress';
+}
+
 /** The wait before resending after `response`, or null when the service asks for longer than the policy allows. */
 function waitAfter(response: Response, policy: RetryPolicy, attempt: number): number | null {
   const asked = retryAfterMs(response.headers.get('Retry-After'));
@@ -47,7 +60,10 @@ function waitAfter(response: Response, policy: RetryPolicy, attempt: number): nu
   return asked <= policy.maxDelayMs ? asked : null;
 }
 
-/** Resends a request answered 429 or 503, or lost to the network when that is safe, as the policy allows. */
+/**
+ * Resends a request answered 429 or 503, or 409 while its Idempotency-Key's first request runs, or
+ * lost to the network when that is safe, as the policy allows.
+ */
 export function retrying(send: Transport, policy: RetryPolicy): Transport {
   return async (request) => {
     for (let attempt = 1; ; attempt += 1) {
@@ -61,7 +77,8 @@ export function retrying(send: Transport, policy: RetryPolicy): Transport {
         await sleep(backoffMs(policy, attempt), request.signal);
         continue;
       }
-      const wait = !final && RETRIED_STATUSES.has(response.status) ? waitAfter(response, policy, attempt) : null;
+      const retried = !final && (RETRIED_STATUSES.has(response.status) || (await isKeyStillInProgress(response)));
+      const wait = retried ? waitAfter(response, policy, attempt) : null;
       if (wait === null) return response;
       await discard(response);
       await sleep(wait, request.signal);
