@@ -4,6 +4,7 @@ export * from './error-assertions';
 export * from './private-servers';
 export * from './private-redis-cluster';
 export * from './built-api';
+export * from './built-api-replica';
 export * from './built-worker';
 export * from './https-receiver';
 export * from './wait-until';

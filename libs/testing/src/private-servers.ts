@@ -5,6 +5,7 @@ import { AddressInfo, createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { waitUntil } from './wait-until';
 
 /** A free TCP port on the loopback interface. */
 export async function freePort(): Promise<number> {
@@ -281,21 +282,38 @@ export function haproxyBinary(): string | undefined {
 }
 
 /**
+ * How often HAProxy checks each server's readiness, and after how many failed or good checks it
+ * takes it out or back. A check unanswered within 2 s fails.
+ */
+export interface HaproxyChecks {
+  interval: string;
+  fall: number;
+  rise: number;
+}
+
+/** Every 200 ms, out at the first failure: a test that stops a replica sees it taken out at once. */
+export const FAST_HAPROXY_CHECKS: HaproxyChecks = { interval: '200ms', fall: 1, rise: 1 };
+
+/** As docs/operations.md tells operators: every 2 s, out after 2 failures, back after 2 good checks. */
+export const OPERATOR_HAPROXY_CHECKS: HaproxyChecks = { interval: '2s', fall: 2, rise: 2 };
+
+/**
  * An HAProxy of the test's own on a spare port, in front of HTTP servers on 127.0.0.1 as an
  * operator puts a load balancer in front of API replicas: round robin; each server checked at
- * `GET /health/ready` every 200 ms, out after one failed check and back after one good one; a
- * request whose connection failed, or that got no answer at all, sent again up to 3 times, to
- * another server. Its configuration and runtime socket live in a temporary folder.
+ * `GET /health/ready` as `checks` says; a request whose connection failed, or that got no answer
+ * at all, sent again up to 3 times, to another server. Its configuration and runtime socket live
+ * in a temporary folder.
  */
 export class PrivateHaproxy {
   private constructor(
     readonly port: number,
+    private readonly servers: number,
     private readonly process: ChildProcess,
     private readonly root: string,
   ) {}
 
   /** `serverPorts` are the ports of the servers, named `server1`, `server2`, ... in that order. */
-  static async start(serverPorts: number[]): Promise<PrivateHaproxy> {
+  static async start(serverPorts: number[], checks: HaproxyChecks = FAST_HAPROXY_CHECKS): Promise<PrivateHaproxy> {
     const binary = haproxyBinary();
     if (!binary) throw new Error('haproxy is not installed');
     const port = await freePort();
@@ -311,6 +329,8 @@ export class PrivateHaproxy {
         '  timeout connect 1s',
         '  timeout client 30s',
         '  timeout server 30s',
+        // Without it a check times out at its interval: a slow 200 under load would take a serving replica out.
+        '  timeout check 2s',
         '  retries 3',
         '  retry-on conn-failure empty-response',
         '  option redispatch 1',
@@ -320,7 +340,7 @@ export class PrivateHaproxy {
         'backend replicas',
         '  balance roundrobin',
         '  option httpchk GET /health/ready',
-        '  default-server inter 200ms fall 1 rise 1',
+        `  default-server inter ${checks.interval} fall ${checks.fall} rise ${checks.rise}`,
         ...serverPorts.map((serverPort, index) => `  server server${index + 1} 127.0.0.1:${serverPort} check`),
         '',
       ].join('\n'),
@@ -328,7 +348,7 @@ export class PrivateHaproxy {
     let errors = '';
     const child = spawn(binary, ['-db', '-f', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-    const haproxy = new PrivateHaproxy(port, child, root);
+    const haproxy = new PrivateHaproxy(port, serverPorts.length, child, root);
     const failure = await listeningOrFailure(child, port, 'haproxy', () => errors);
     if (failure) {
       await haproxy.stop();
@@ -357,6 +377,18 @@ export class PrivateHaproxy {
         .map((row) => row.split(','))
         .filter((fields) => fields[proxy] === 'replicas' && !['FRONTEND', 'BACKEND'].includes(fields[server]))
         .map((fields) => [fields[server], fields[status]]),
+    );
+  }
+
+  /** Waits until its checks find every server up. */
+  async allInService(timeoutMs = 30_000): Promise<void> {
+    await waitUntil(
+      async () => {
+        const statuses = Object.values(await this.serverStatuses());
+        return (statuses.length === this.servers && statuses.every((status) => status === 'UP')) || undefined;
+      },
+      timeoutMs,
+      100,
     );
   }
 
