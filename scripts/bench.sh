@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # npm run bench: the services, a fresh build, then the benchmarks on scratch databases.
-# BENCH_SCENARIOS picks them: api, delivery, or both (the default), comma-separated.
+# BENCH_SCENARIOS picks them, comma-separated: api and delivery (the default), soak (10 minutes
+# of mixed load, memory per minute), scale (10,000,000 rows beside 100,000), replicas (by id through
+# HAProxy with one and two API replicas, and during a rolling restart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=",${BENCH_SCENARIOS:-api,delivery},"
@@ -10,3 +12,6 @@ npm run build
 rm -rf .bench/dist && npx tsc -p tsconfig.bench.json && npx tsc-alias -p tsconfig.bench.json
 if [[ $scenarios == *,api,* ]]; then node .bench/dist/bench/run-bench.js; fi
 if [[ $scenarios == *,delivery,* ]]; then node .bench/dist/bench/run-delivery-bench.js; fi
+if [[ $scenarios == *,soak,* ]]; then node .bench/dist/bench/run-soak-bench.js; fi
+if [[ $scenarios == *,scale,* ]]; then node .bench/dist/bench/run-scale-bench.js; fi
+if [[ $scenarios == *,replicas,* ]]; then node .bench/dist/bench/run-replica-bench.js; fi
