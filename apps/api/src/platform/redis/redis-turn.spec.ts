@@ -4,24 +4,25 @@ import { connectRedisCluster } from '@app/database';
 import { connectRunRedis, PrivateRedisCluster } from '@app/testing';
 import { PipelineLane, RedisTurn } from './redis-turn';
 
+/** One INCR per item. */
+const increments: PipelineLane<string, number> = {
+  append: (pipeline, keys) => {
+    for (const counter of keys) pipeline.incr(counter);
+    return keys.length;
+  },
+  read: (replies) =>
+    replies.map(([error, count]) => {
+      if (error) throw error;
+      return count as number;
+    }),
+};
+
 /** Against the test run's Redis. */
 describe('RedisTurn', () => {
   let redis: Redis;
   let turn: RedisTurn;
   const key = (): string => `redis-turn-spec:${randomBytes(6).toString('hex')}`;
 
-  /** One INCR per item. */
-  const increments: PipelineLane<string, number> = {
-    append: (pipeline, keys) => {
-      for (const counter of keys) pipeline.incr(counter);
-      return keys.length;
-    },
-    read: (replies) =>
-      replies.map(([error, count]) => {
-        if (error) throw error;
-        return count as number;
-      }),
-  };
   /** One EXISTS for all items together, answered to each. */
   const existence: PipelineLane<string, boolean> = {
     append: (pipeline, keys) => {
@@ -85,18 +86,6 @@ describe('RedisTurn on a Redis Cluster', () => {
   let redis: Cluster;
   let turn: RedisTurn;
 
-  /** One INCR per item. */
-  const increments: PipelineLane<string, number> = {
-    append: (pipeline, keys) => {
-      for (const counter of keys) pipeline.incr(counter);
-      return keys.length;
-    },
-    read: (replies) =>
-      replies.map(([error, count]) => {
-        if (error) throw error;
-        return count as number;
-      }),
-  };
 
   beforeAll(async () => {
     cluster = await PrivateRedisCluster.start();
