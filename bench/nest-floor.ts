@@ -1,15 +1,18 @@
 /**
  * The floor of the benchmark: a bare Nest 11 app on Express with one controller and nothing
- * else (no guards, interceptors, pipes or request log), answering the measured reads with the
- * baseline's SQL through `pg`. The service over this floor is the price of our own pipeline;
- * the floor over the bare baseline is the price of Nest and Express themselves.
+ * else (no guards, interceptors, pipes or request log), answering the measured routes with the
+ * service's own statements through `pg` (`bare-queries.ts`). The service over this floor is the
+ * price of our own pipeline; the floor over the bare baseline is the price of Nest and Express
+ * themselves.
  */
 import 'reflect-metadata';
-import { Controller, Get, Module, NotFoundException, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Module, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Pool } from 'pg';
-import { cursorPage, findResource } from './bare-queries';
+import { toResourceView } from '../apps/api/src/resources/resource.view';
+import { cursorPage, findResource, insertResources, offsetPage, ResourceInput } from './bare-queries';
+import { BENCH_MEMORY_PATH } from './process-memory';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const owner = process.env.BENCH_OWNER_ID ?? '';
@@ -24,12 +27,39 @@ class FloorController {
   }
 
   @Get()
-  list(@Query('limit') limit: string | undefined, @Query('cursor') cursor: string | undefined): Promise<unknown> {
+  list(
+    @Query('limit') limit: string | undefined,
+    @Query('cursor') cursor: string | undefined,
+    @Query('page') page: string | undefined,
+    @Query('per_page') perPage: string | undefined,
+  ): Promise<unknown> {
+    if (page !== undefined) return offsetPage(pool, owner, Number(page), Number(perPage ?? 20));
     return cursorPage(pool, owner, Number(limit ?? 20), cursor ?? null);
+  }
+
+  @Post()
+  async create(@Body() input: ResourceInput): Promise<{ data: unknown }> {
+    const [record] = await insertResources(pool, owner, [input]);
+    return { data: toResourceView(record) };
+  }
+
+  @Post('bulk')
+  async createMany(@Body() body: { resources: ResourceInput[] }): Promise<{ data: unknown[]; meta: { count: number } }> {
+    const records = await insertResources(pool, owner, body.resources);
+    return { data: records.map(toResourceView), meta: { count: records.length } };
   }
 }
 
-@Module({ controllers: [FloorController] })
+/** Read by the benchmark between requests of the load; not a route the service has. */
+@Controller()
+class MemoryController {
+  @Get(BENCH_MEMORY_PATH)
+  memory(): NodeJS.MemoryUsage {
+    return process.memoryUsage();
+  }
+}
+
+@Module({ controllers: [FloorController, MemoryController] })
 class FloorModule {}
 
 async function main(): Promise<void> {

@@ -2,7 +2,8 @@
  * `npm run bench`: starts the built service on a scratch database seeded with 100,000
  * resources, measures each route with autocannon beside a bare Nest app (the floor) and a bare
  * `pg` server (the baseline) answering the same SQL, then the cost of each credential kind, of
- * the rate-limit check and of tracing, and prints one table. Every scenario is measured in BENCH_ROUNDS
+ * the rate-limit check and of tracing, and prints one table, then the memory (resident set and
+ * V8 heap) of each process during the measured loads. Every scenario is measured in BENCH_ROUNDS
  * alternating rounds and reported as the median with its range. Everything it creates
  * (database, Redis keys, processes) is removed at the end.
  */
@@ -14,6 +15,18 @@ import autocannon from 'autocannon';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { Client } from 'pg';
 import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import {
+  benchRouteHeapUsed,
+  median,
+  MemoryProbe,
+  MemorySample,
+  MemorySampler,
+  MemorySummary,
+  mib,
+  nodeFlagsOf,
+  prometheusHeapUsed,
+  summarizeMemory,
+} from './process-memory';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_${RUN}`;
@@ -40,10 +53,23 @@ const serviceEnv: NodeJS.ProcessEnv = { ...process.env, ...benchServiceEnv(DATAB
 
 const children: ChildProcess[] = [];
 
-function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+/** How each process is read while it is measured, by the port it serves. */
+const memoryProbes = new Map<number, MemoryProbe>();
+const MEMORY_SAMPLE_INTERVAL_MS = 500;
+
+/** How a process exposes its heap: the service's apps through Prometheus, the bare servers through a bench-only route. */
+type HeapSource = 'metrics' | 'bench-route';
+
+function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, heapSource?: HeapSource): ChildProcess {
   const log = openSync(`${LOG_DIR}/${name}.log`, 'w');
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', log, log] });
   children.push(child);
+  const port = Number(env.PORT);
+  if (heapSource !== undefined && child.pid !== undefined) {
+    const origin = `http://127.0.0.1:${port}`;
+    const heapUsed = heapSource === 'metrics' ? prometheusHeapUsed(`${origin}/metrics`) : benchRouteHeapUsed(origin);
+    memoryProbes.set(port, { pid: child.pid, heapUsed });
+  }
   return child;
 }
 
@@ -112,10 +138,11 @@ interface Measured {
   non2xx: number;
 }
 
-/** The rounds of one target: medians, the range of req/s, and every non-2xx answer. */
+/** The rounds of one target: medians, the range of req/s, every non-2xx answer, and its process's memory meanwhile. */
 interface Summary extends Measured {
   rpsMin: number;
   rpsMax: number;
+  memory?: MemorySummary;
 }
 
 interface Load {
@@ -157,28 +184,27 @@ async function load({ port, load }: Target, duration: number): Promise<Measured>
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /**
  * The targets measured in ROUNDS rounds that alternate between them, so that a slow moment of the
  * shared machine lands on all of them rather than on one. Each measurement follows its own
  * warm-up, and each round starts one target later, so that no target is always the first its
- * process serves after a pause.
+ * process serves after a pause. The memory of the measured process is read during each
+ * measurement (not its warm-up).
  */
 async function measureRounds(targets: Target[]): Promise<Summary[]> {
   const rounds: Measured[][] = targets.map(() => []);
+  const memory: MemorySample[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let step = 0; step < targets.length; step++) {
       const index = (round + step) % targets.length;
       await load(targets[index], WARM_UP_SECONDS);
+      const probe = memoryProbes.get(targets[index].port);
+      const sampler = probe && new MemorySampler([probe], MEMORY_SAMPLE_INTERVAL_MS).start();
       rounds[index].push(await load(targets[index], DURATION));
+      if (sampler) memory[index].push(...(await sampler.stop())[0]);
     }
   }
-  return rounds.map((measured) => {
+  return rounds.map((measured, index) => {
     const rps = measured.map((m) => m.rps);
     return {
       rps: median(rps),
@@ -186,6 +212,7 @@ async function measureRounds(targets: Target[]): Promise<Summary[]> {
       rpsMax: Math.max(...rps),
       p99: median(measured.map((m) => m.p99)),
       non2xx: measured.reduce((sum, m) => sum + m.non2xx, 0),
+      memory: summarizeMemory(memory[index]),
     };
   });
 }
@@ -225,25 +252,82 @@ interface Row {
   baseline?: Summary;
   target: string;
   pass: boolean;
+  /** The memory target, on the row it is judged on (by id); the other rows report memory alone. */
+  memoryTarget?: (service: MemorySummary, floor?: MemorySummary) => [string, boolean];
 }
 
 const fmt = (value: number): string => value.toFixed(0);
 const rate = (summary?: Summary): string =>
   summary ? `${fmt(summary.rps)} (${fmt(summary.rpsMin)}-${fmt(summary.rpsMax)})` : '';
 const ratio = (service: Summary, other?: Summary): string => (other ? `${((service.rps / other.rps) * 100).toFixed(0)}%` : '');
+const p99 = (summary?: Summary): string => (summary ? fmt(summary.p99) : '');
 
 function table(rows: Row[]): string {
   const lines = [
     `Medians of ${ROUNDS} alternating rounds of ${DURATION} s; req/s as median (lowest-highest).`,
     '',
-    '| scenario | service req/s | service p99 ms | floor req/s | baseline req/s | baseline p99 ms | service / floor | service / baseline | target | met |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    '| scenario | service req/s | service p99 ms | floor req/s | floor p99 ms | baseline req/s | baseline p99 ms | service / floor | service / baseline | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${row.scenario} | ${rate(row.service)} | ${fmt(row.service.p99)} | ${rate(row.floor)} | ${rate(row.baseline)} | ${
-        row.baseline ? fmt(row.baseline.p99) : ''
-      } | ${ratio(row.service, row.floor)} | ${ratio(row.service, row.baseline)} | ${row.target} | ${row.pass ? 'yes' : 'no'} |`,
+      `| ${row.scenario} | ${rate(row.service)} | ${p99(row.service)} | ${rate(row.floor)} | ${p99(row.floor)} | ${rate(row.baseline)} | ${p99(
+        row.baseline,
+      )} | ${ratio(row.service, row.floor)} | ${ratio(row.service, row.baseline)} | ${row.target} | ${row.pass ? 'yes' : 'no'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** RSS as peak / median of the reads, heap as lowest / median / peak, in MiB. */
+const rssOf = (memory?: MemorySummary): string => (memory ? `${mib(memory.rssPeak)} / ${mib(memory.rssMedian)}` : '');
+const heapOf = (memory?: MemorySummary): string =>
+  memory ? `${mib(memory.heapMin)} / ${mib(memory.heapMedian)} / ${mib(memory.heapPeak)}` : '';
+
+/** The memory of the service, the floor and the baseline at rest, in that order. */
+type IdleMemory = Array<MemorySummary | undefined>;
+
+/** A few reads of processes just started, before they serve anything: what loading their code and starting cost. */
+async function idleMemory(ports: number[]): Promise<IdleMemory> {
+  const probes = ports.map((port) => {
+    const probe = memoryProbes.get(port);
+    if (!probe) throw new Error(`no process to read on port ${port}`);
+    return probe;
+  });
+  const sampler = new MemorySampler(probes, MEMORY_SAMPLE_INTERVAL_MS).start();
+  await new Promise((resolve) => setTimeout(resolve, 4 * MEMORY_SAMPLE_INTERVAL_MS));
+  return (await sampler.stop()).map(summarizeMemory);
+}
+
+/** The memory of the processes during each measured scenario: every read of every round. */
+function memoryTable(rows: Row[], idle: IdleMemory, flags: string): string {
+  const lines = [
+    `Memory during the measured loads (not the warm-ups), read every ${MEMORY_SAMPLE_INTERVAL_MS} ms, MiB: resident set from /proc`,
+    `(peak / median), V8 heapUsed from each process (the service's /metrics, the bare servers' bench-only route; lowest / median /`,
+    `peak: it includes the young generation's garbage, so the lowest read is the nearest to the live heap). Every process ran with`,
+    `the service's Node flags (${flags}). The credential rows' service is the variant app of that row.`,
+    '',
+    '| scenario | service RSS | service heap | floor RSS | floor heap | baseline RSS | baseline heap | service RSS / floor RSS (medians) | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
+  const [idleService, idleFloor, idleBaseline] = idle;
+  lines.push(
+    `| just started, before any request | ${rssOf(idleService)} | ${heapOf(idleService)} | ${rssOf(idleFloor)} | ${heapOf(idleFloor)} | ${rssOf(
+      idleBaseline,
+    )} | ${heapOf(idleBaseline)} | ${
+      idleService && idleFloor ? `${(idleService.rssMedian / idleFloor.rssMedian).toFixed(2)}x` : ''
+    } | (reported) | yes |`,
+  );
+  for (const row of rows) {
+    const service = row.service.memory;
+    if (!service) continue;
+    const floor = row.floor?.memory;
+    const overFloor = floor ? `${(service.rssMedian / floor.rssMedian).toFixed(2)}x` : '';
+    const [target, pass] = row.memoryTarget ? row.memoryTarget(service, floor) : ['(reported)', true];
+    lines.push(
+      `| ${row.scenario} | ${rssOf(service)} | ${heapOf(service)} | ${rssOf(floor)} | ${heapOf(floor)} | ${rssOf(
+        row.baseline?.memory,
+      )} | ${heapOf(row.baseline?.memory)} | ${overFloor} | ${target} | ${pass ? 'yes' : 'no'} |`,
     );
   }
   return lines.join('\n');
@@ -259,8 +343,9 @@ async function main(): Promise<void> {
   await db.connect();
 
   try {
-    startProcess('api', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.api) });
+    const api = startProcess('api', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.api) }, 'metrics');
     await waitFor(`http://127.0.0.1:${PORTS.api}/health/ready`);
+    const [idleApi] = await idleMemory([PORTS.api]);
 
     const credentials = { email: `bench_${RUN}@example.com`, username: `bench_${RUN}`, password: 'benchmark-password' };
     const user = await call(PORTS.api, 'POST', '/v2/auth/register', credentials);
@@ -277,10 +362,12 @@ async function main(): Promise<void> {
     const deep = await deepCursor(PORTS.api, jwt, 90_000);
 
     const fixedOwner = { ...serviceEnv, BENCH_OWNER_ID: ownerId };
-    startProcess('baseline', compiled('baseline-server'), { ...fixedOwner, PORT: String(PORTS.baseline) });
-    startProcess('floor', compiled('nest-floor'), { ...fixedOwner, PORT: String(PORTS.floor) });
+    startProcess('baseline', compiled('baseline-server'), { ...fixedOwner, PORT: String(PORTS.baseline) }, 'bench-route');
+    const floorProcess = startProcess('floor', compiled('nest-floor'), { ...fixedOwner, PORT: String(PORTS.floor) }, 'bench-route');
     await waitFor(`http://127.0.0.1:${PORTS.baseline}/`);
     await waitFor(`http://127.0.0.1:${PORTS.floor}/`);
+    const flags = sameNodeFlags(api, floorProcess);
+    const idle = [idleApi, ...(await idleMemory([PORTS.floor, PORTS.baseline]))];
     const baselineDeep = await baselineCursor(db, ownerId, 90_000);
 
     const byId = ids.map((id) => `/v2/resources/${id}`);
@@ -295,6 +382,9 @@ async function main(): Promise<void> {
       floor?: Load;
       baseline: Load;
       target: (s: Summary, f: Summary | undefined, b: Summary) => [string, boolean];
+      /** A row of its own for service / floor, where the scenario's own row compares with the baseline. */
+      floorRow?: { name: string; target: (s: Summary, f: Summary) => [string, boolean] };
+      memoryTarget?: Row['memoryTarget'];
     }> = [
       {
         name: 'GET /resources/{id}',
@@ -302,6 +392,10 @@ async function main(): Promise<void> {
         floor: { paths: byId },
         baseline: { paths: byId },
         target: floorTarget,
+        memoryTarget: (service, floor) => [
+          'service RSS <= 1.3x floor RSS',
+          floor !== undefined && service.rssMedian <= 1.3 * floor.rssMedian,
+        ],
       },
       {
         name: 'GET /resources?limit=20 (cursor, page 1)',
@@ -320,20 +414,31 @@ async function main(): Promise<void> {
       {
         name: 'GET /resources?per_page=20&page=4000 (offset)',
         service: { paths: ['/v2/resources?per_page=20&page=4000'], headers: jwt },
+        floor: { paths: ['/v2/resources?per_page=20&page=4000'] },
         baseline: { paths: ['/v2/resources?per_page=20&page=4000'] },
         target: () => ['(reported)', true],
       },
       {
         name: 'POST /resources',
         service: { method: 'POST', paths: ['/v2/resources'], body: JSON.stringify(resourceBody(1)), headers: jwt },
+        floor: { method: 'POST', paths: ['/v2/resources'], body: JSON.stringify(resourceBody(1)) },
         baseline: { method: 'POST', paths: ['/v2/resources'], body: JSON.stringify(resourceBody(1)) },
         target: (s, _f, b) => ['>= 40% of baseline req/s', s.rps >= 0.4 * b.rps],
+        floorRow: {
+          name: 'POST /resources, service / floor',
+          target: (s, f) => ['>= 80% of floor req/s', s.rps >= 0.8 * f.rps],
+        },
       },
       {
         name: 'POST /resources/bulk (100 items, 2 connections)',
         service: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, headers: jwt, connections: 2 },
+        floor: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, connections: 2 },
         baseline: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, connections: 2 },
-        target: (s) => ['p99 < 60 ms', s.p99 < 60],
+        target: (s) => ['p99 < 30 ms', s.p99 < 30],
+        floorRow: {
+          name: 'POST /resources/bulk (100 items, 2 connections), service / floor',
+          target: () => ['(reported)', true],
+        },
       },
     ];
 
@@ -347,7 +452,14 @@ async function main(): Promise<void> {
       ];
       const [service, baseline, floor] = await measureRounds(targets);
       const [target, pass] = scenario.target(service, floor, baseline);
-      rows.push({ scenario: scenario.name, service, floor, baseline, target, pass });
+      const { floorRow, memoryTarget } = scenario;
+      if (floorRow && floor) {
+        rows.push({ scenario: scenario.name, service, baseline, target, pass });
+        const [floorTargetText, floorPass] = floorRow.target(service, floor);
+        rows.push({ scenario: floorRow.name, service, floor, target: floorTargetText, pass: floorPass });
+      } else {
+        rows.push({ scenario: scenario.name, service, floor, baseline, target, pass, memoryTarget });
+      }
       process.stdout.write(`measured ${scenario.name}\n`);
     }
     const [page1, deepRow] = [rows[1], rows[2]];
@@ -359,7 +471,7 @@ async function main(): Promise<void> {
     await logIn();
     rows.push(...(await tracingCosts(byId, jwt)));
 
-    const output = table(rows);
+    const output = `${table(rows)}\n\n${memoryTable(rows, idle, flags)}`;
     const failures = rows
       .filter((row) => row.service.non2xx + (row.floor?.non2xx ?? 0) + (row.baseline?.non2xx ?? 0) > 0)
       .map(
@@ -377,6 +489,17 @@ async function main(): Promise<void> {
     await admin.end();
     await deleteRedisKeys(REDIS_URL, DATABASE);
   }
+}
+
+/**
+ * The Node flags of the service and of the floor, which must be the same for their memory (and
+ * their rates) to compare code alone: read back from the running processes, not from how they
+ * were meant to start.
+ */
+function sameNodeFlags(api: ChildProcess, floor: ChildProcess): string {
+  const [apiFlags, floorFlags] = [api, floor].map((child) => nodeFlagsOf(child.pid ?? 0).join(' '));
+  if (apiFlags !== floorFlags) throw new Error(`the floor runs with "${floorFlags}", the service with "${apiFlags}"`);
+  return apiFlags || 'none';
 }
 
 /**
@@ -432,12 +555,12 @@ async function credentialCosts(
     ['full', PORTS.variant],
   ];
   for (const [mode, port] of modes) {
-    startProcess(`variant-${mode}`, compiled('api-variant'), {
-      ...serviceEnv,
-      PORT: String(port),
-      BENCH_MODE: mode,
-      BENCH_OWNER_ID: ownerId,
-    });
+    startProcess(
+      `variant-${mode}`,
+      compiled('api-variant'),
+      { ...serviceEnv, PORT: String(port), BENCH_MODE: mode, BENCH_OWNER_ID: ownerId },
+      'metrics',
+    );
   }
   for (const [, port] of modes) await waitFor(`http://127.0.0.1:${port}/health/live`);
 
@@ -496,13 +619,18 @@ async function tracingCosts(paths: string[], headers: Record<string, string>): P
     ['10%', PORTS.tracedTenth, '0.1'],
   ];
   for (const [, port, ratio] of sampled) {
-    startProcess(`api-tracing-${ratio}`, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], {
-      ...serviceEnv,
-      PORT: String(port),
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlpSink}`,
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: ratio,
-    });
+    startProcess(
+      `api-tracing-${ratio}`,
+      [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'],
+      {
+        ...serviceEnv,
+        PORT: String(port),
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlpSink}`,
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: ratio,
+      },
+      'metrics',
+    );
   }
   for (const [, port] of sampled) await waitFor(`http://127.0.0.1:${port}/health/ready`);
   const [off, ...traced] = await measureRounds([PORTS.api, ...sampled.map(([, port]) => port)].map((port) => ({ port, load: { paths, headers } })));

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { EventKind, newId } from '@app/common';
 import { activeTraceContext } from '@app/telemetry';
 import { EventEntity } from './entities/event.entity';
+import type { SqlStatement } from './pooled-reads';
 
 export interface NewEvent {
   type: EventKind;
@@ -10,6 +11,28 @@ export interface NewEvent {
   previousData?: Record<string, unknown> | null;
   ownerId: string | null;
   organizationId?: string | null;
+}
+
+/** The statement of `EventOutbox.append`; exported, like the resource statements, for the benchmark's bare floor. */
+export function appendEventsStatement(events: readonly NewEvent[]): SqlStatement {
+  // The writing request's trace; undefined, and so left out of the JSON, when tracing is off.
+  const traceContext = activeTraceContext();
+  const rows = events.map((event) => ({
+    id: newId('evt'),
+    type: event.type,
+    data: { object: event.object },
+    previous_data: event.previousData ?? null,
+    owner_id: event.ownerId,
+    organization_id: event.organizationId ?? null,
+    trace_context: traceContext,
+  }));
+  return {
+    text: `INSERT INTO events (id, type, data, previous_data, owner_id, organization_id, trace_context)
+       SELECT id, type, data, previous_data, owner_id, organization_id, trace_context
+       FROM jsonb_to_recordset($1::jsonb)
+         AS x(id text, type text, data jsonb, previous_data jsonb, owner_id text, organization_id text, trace_context jsonb)`,
+    values: [JSON.stringify(rows)],
+  };
 }
 
 /**
@@ -26,24 +49,8 @@ export class EventOutbox {
    */
   async append(manager: EntityManager, events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    // The writing request's trace; undefined, and so left out of the JSON, when tracing is off.
-    const traceContext = activeTraceContext();
-    const rows = events.map((event) => ({
-      id: newId('evt'),
-      type: event.type,
-      data: { object: event.object },
-      previous_data: event.previousData ?? null,
-      owner_id: event.ownerId,
-      organization_id: event.organizationId ?? null,
-      trace_context: traceContext,
-    }));
-    await manager.query(
-      `INSERT INTO events (id, type, data, previous_data, owner_id, organization_id, trace_context)
-       SELECT id, type, data, previous_data, owner_id, organization_id, trace_context
-       FROM jsonb_to_recordset($1::jsonb)
-         AS x(id text, type text, data jsonb, previous_data jsonb, owner_id text, organization_id text, trace_context jsonb)`,
-      [JSON.stringify(rows)],
-    );
+    const { text, values } = appendEventsStatement(events);
+    await manager.query(text, values);
   }
 
   /**

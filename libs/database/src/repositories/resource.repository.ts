@@ -271,6 +271,34 @@ export function keysetPageStatement(scope: ResourceScope, spec: ResourceListSpec
 /** The recordset of JSON rows that inserts and updates read from. */
 const CONTENT_RECORD = `id text, name text, description text, type text, status text, metadata jsonb, tags jsonb`;
 
+/** The statement of `insert`; exported, like the reads', for the benchmark's bare floor. */
+export function insertResourcesStatement(rows: readonly NewResourceRow[]): SqlStatement {
+  return {
+    text: `INSERT INTO resources
+         (id, owner_id, organization_id, name, description, type, status, metadata, tags, version, created_at, updated_at)
+       SELECT id, owner_id, organization_id, name, description, type, status, metadata, tags, 1, created_at, created_at
+       FROM jsonb_to_recordset($1::jsonb)
+         AS x(${CONTENT_RECORD}, owner_id text, organization_id text, created_at timestamptz)`,
+    values: [JSON.stringify(rows)],
+  };
+}
+
+/** The statement of `pageByOffset`; exported, like the reads', for the benchmark's bare floor. */
+export function offsetPageStatement(scope: ResourceScope, spec: ResourceListSpec, offset: number, limit: number): SqlStatement {
+  const params = new SqlParams();
+  const where = listWhere(scope, spec.filter, params);
+  const order = orderBy(orderKeys(spec.sort), false);
+  const text = `SELECT t.total, ${listColumns(spec)}
+       FROM (SELECT count(*)::int AS total FROM resources r WHERE ${where}) t
+       LEFT JOIN (
+         resources r
+         JOIN (SELECT r.id FROM resources r WHERE ${where} ORDER BY ${order}
+               LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}) page ON page.id = r.id
+       ) ON TRUE
+       ORDER BY ${order}`;
+  return { text, values: params.values };
+}
+
 /**
  * SQL for resources, hand-written for the hot paths: only the needed columns, timestamps
  * formatted by PostgreSQL, no entity hydration. Every read takes the caller's AuthContext or,
@@ -321,14 +349,8 @@ export class ResourceRepository {
 
   /** Inserts any number of resources in one statement, at version 1. */
   async insert(manager: EntityManager, rows: readonly NewResourceRow[]): Promise<void> {
-    await manager.query(
-      `INSERT INTO resources
-         (id, owner_id, organization_id, name, description, type, status, metadata, tags, version, created_at, updated_at)
-       SELECT id, owner_id, organization_id, name, description, type, status, metadata, tags, 1, created_at, created_at
-       FROM jsonb_to_recordset($1::jsonb)
-         AS x(${CONTENT_RECORD}, owner_id text, organization_id text, created_at timestamptz)`,
-      [JSON.stringify(rows)],
-    );
+    const { text, values } = insertResourcesStatement(rows);
+    await manager.query(text, values);
   }
 
   /** Writes new content of locked resources in one statement; each version goes up by one. */
@@ -370,20 +392,8 @@ export class ResourceRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: ResourceListRow[] }> {
-    const params = new SqlParams();
-    const where = listWhere(scope, spec.filter, params);
-    const order = orderBy(orderKeys(spec.sort), false);
-    const rows: Array<ResourceListRow & { total: number }> = await this.dataSource.query(
-      `SELECT t.total, ${listColumns(spec)}
-       FROM (SELECT count(*)::int AS total FROM resources r WHERE ${where}) t
-       LEFT JOIN (
-         resources r
-         JOIN (SELECT r.id FROM resources r WHERE ${where} ORDER BY ${order}
-               LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}) page ON page.id = r.id
-       ) ON TRUE
-       ORDER BY ${order}`,
-      params.values,
-    );
+    const { text, values } = offsetPageStatement(scope, spec, offset, limit);
+    const rows: Array<ResourceListRow & { total: number }> = await this.dataSource.query(text, values);
     const total = rows[0]?.total ?? 0;
     return { total, rows: rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row) };
   }
