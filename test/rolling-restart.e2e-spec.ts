@@ -1,10 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from 'pg';
-import { BUILT_API, freePort, haproxyBinary, newCredentials, PrivateHaproxy, PROJECT_ROOT, waitUntil } from './support';
+import { BuiltApiReplica, haproxyBinary, newCredentials, PrivateHaproxy, waitUntil } from './support';
 
 const INSTALLED = haproxyBinary() !== undefined;
 const TITLE = 'a rolling restart of two API replicas behind HAProxy';
@@ -17,54 +14,15 @@ function networkError(error: unknown): string {
   return error.cause instanceof Error ? error.cause.message : error.message;
 }
 
+/** The status of `path` asked of `replica` directly, bypassing the load balancer, or the network error. */
+async function statusOf(replica: BuiltApiReplica, path: string): Promise<number | string> {
+  const res = await fetch(`${replica.url}${path}`).catch((error: unknown) => networkError(error));
+  return typeof res === 'string' ? res : res.status;
+}
+
 interface Failure {
   request: string;
   outcome: string;
-}
-
-/** One built API process on a fixed port (the load balancer's configuration names it), in a process group of its own. */
-class Replica {
-  private process?: ChildProcess;
-
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run npm run build`);
-    this.process = spawn(process.execPath, [BUILT_API], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, PORT: String(this.port), SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS), SHUTDOWN_GRACE_MS: '5000' },
-      stdio: 'ignore',
-      detached: true,
-    });
-    const started = this.process;
-    await waitUntil(async () => {
-      if (started.exitCode !== null) throw new Error(`the replica on port ${this.port} exited with ${started.exitCode}`);
-      const ready = await fetch(`http://127.0.0.1:${this.port}/health/ready`).catch(() => undefined);
-      return ready?.status === 200 ? true : undefined;
-    }, 60_000);
-  }
-
-  /** SIGTERM, as an orchestrator stops a replica; resolves when the process has ended. */
-  terminate(): Promise<unknown> {
-    const running = this.process;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return Promise.resolve();
-    const exited = once(running, 'exit');
-    running.kill('SIGTERM');
-    return exited;
-  }
-
-  /** The status of `path` asked of this replica directly, bypassing the load balancer, or the network error. */
-  async status(path: string): Promise<number | string> {
-    const res = await fetch(`http://127.0.0.1:${this.port}${path}`).catch((error: unknown) => networkError(error));
-    return typeof res === 'string' ? res : res.status;
-  }
-
-  /** Ends the whole process group at once, whatever it was doing. */
-  kill(): void {
-    const running = this.process;
-    if (running?.pid === undefined || running.exitCode !== null || running.signalCode !== null) return;
-    process.kill(-running.pid, 'SIGKILL');
-  }
 }
 
 /**
@@ -74,34 +32,27 @@ class Replica {
  * request fails, and each create, carrying an Idempotency-Key, makes exactly one record.
  */
 (INSTALLED ? describe : describe.skip)(INSTALLED ? TITLE : `${TITLE} (skipped: haproxy is not installed)`, () => {
-  let replicas: Replica[] = [];
+  let replicas: BuiltApiReplica[] = [];
   let haproxy: PrivateHaproxy | undefined;
   let rows: Client;
 
   beforeAll(async () => {
-    replicas = [new Replica(await freePort()), new Replica(await freePort())];
+    const env = { SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS), SHUTDOWN_GRACE_MS: '5000' };
+    replicas = [await BuiltApiReplica.onFreePort({ env }), await BuiltApiReplica.onFreePort({ env })];
     await Promise.all(replicas.map((replica) => replica.start()));
     haproxy = await PrivateHaproxy.start(replicas.map((replica) => replica.port));
     rows = new Client({ connectionString: process.env.DATABASE_URL });
     await rows.connect();
   }, 120_000);
   afterAll(async () => {
-    for (const replica of replicas) replica.kill();
+    await Promise.all(replicas.map((replica) => replica.kill()));
     await haproxy?.stop();
     await rows?.end();
   });
 
-  /** Waits until HAProxy's checks find every server up. */
-  async function allInService(): Promise<void> {
-    await waitUntil(async () => {
-      const statuses = Object.values((await haproxy?.serverStatuses()) ?? {});
-      return statuses.length === replicas.length && statuses.every((status) => status === 'UP') ? true : undefined;
-    }, 20_000);
-  }
-
   it('answers every request, and makes each record once, while both replicas restart in turn', async () => {
     const base = haproxy!.url;
-    await allInService();
+    await haproxy!.allInService(20_000);
     const account = newCredentials();
     const json = { 'content-type': 'application/json' };
     expect((await fetch(`${base}/v2/auth/register`, { method: 'POST', headers: json, body: JSON.stringify(account) })).status).toBe(201);
@@ -156,10 +107,10 @@ class Replica {
         const exited = replica.terminate();
         // The load balancer takes the replica out while it still serves: nothing is sent to a closed port.
         await waitUntil(async () => ((await haproxy!.serverStatuses())[`server${index + 1}`] === 'DOWN' ? true : undefined), 5000, 20);
-        expect({ live: await replica.status('/health/live'), ready: await replica.status('/health/ready') }).toEqual({ live: 200, ready: 503 });
+        expect({ live: await statusOf(replica, '/health/live'), ready: await statusOf(replica, '/health/ready') }).toEqual({ live: 200, ready: 503 });
         await exited;
         await replica.start();
-        await allInService();
+        await haproxy!.allInService(20_000);
         // Requests kept flowing through the restart.
         expect(sent).toBeGreaterThan(before + 20);
         await delay(300);
