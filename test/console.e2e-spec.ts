@@ -141,6 +141,8 @@ describe('Developer console in a browser', () => {
     await inspectPage(page, 'api-key-created');
 
     await page.getByRole('button', { name: /^Copy/ }).click();
+    // The page says so once the clipboard's write resolves, a moment after the click.
+    await page.getByRole('status').filter({ hasText: 'Copied to the clipboard.' }).waitFor({ timeout: 5000 });
     await expect(page.getByRole('status').textContent()).resolves.toBe('Copied to the clipboard.');
     await expect(clipboardText(page)).resolves.toBe(secret);
     expect((await fetch(`${t.url}/v2/resources`, { headers: { 'X-API-Key': secret } })).status).toBe(200);
