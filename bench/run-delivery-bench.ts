@@ -1,16 +1,32 @@
 /**
- * The delivery benchmark (`npm run bench`, or `BENCH_SCENARIOS=delivery`): the built API and two
- * built workers on a scratch database and Redis prefix, a local HTTPS receiver (self-signed,
- * trusted through NODE_EXTRA_CA_CERTS) and 5 webhooks of one user. It measures
+ * The delivery benchmark (`npm run bench`, or `BENCH_SCENARIOS=delivery`): the service's webhook
+ * delivery beside a bare sender, on one local HTTPS receiver (self-signed, trusted through
+ * NODE_EXTRA_CA_CERTS) and 5 webhooks of one user each.
+ *   - the service: the built API (to register the user and the webhooks) and two built workers on
+ *     a scratch database and Redis prefix; events go through the outbox relay, BullMQ and the
+ *     delivery processor;
+ *   - the bare sender (bench/bare-sender.ts): two processes with the workers' settings
+ *     (WEBHOOK_DELIVERY_CONCURRENCY deliveries in flight each, DATABASE_POOL_SIZE connections each)
+ *     on a second scratch database migrated the same way; each event is written with its five
+ *     deliveries, in the event's transaction, and the processes claim them with SKIP LOCKED.
+ * Each of them is measured in BENCH_ROUNDS rounds (3) that alternate which goes first:
  *   (i)  throughput: BENCH_DELIVERY_EVENTS events (10,000) committed at once, fanned out to the
- *        5 webhooks: deliveries per second until the last one arrives;
- *   (ii) latency: events committed at 200 per second for BENCH_DELIVERY_SECONDS (10), one
- *        transaction each, as the API writes them: commit (the event's created_at) to the
- *        receiver's arrival, p50 and p99. They are written in PostgreSQL directly, so that the
- *        rate is the one asked for whatever the API manages on the machine (its own benchmark).
- * Everything it creates (database, Redis keys, processes, certificate) is removed at the end.
+ *        5 webhooks: deliveries per second from the commit until the last one arrives, and the CPU
+ *        time per 1,000 deliveries of the senders and of PostgreSQL (the backends of the senders
+ *        and of the writer, which for the bare sender also writes the deliveries; Redis, shared
+ *        with other work, is left out);
+ *   (ii) latency: events committed at 200 per second (1,000 deliveries a second) for
+ *        BENCH_DELIVERY_SECONDS (10), one transaction each: commit (the event's created_at, the
+ *        payload's `created_at`) to the receiver's arrival, p50, p99 and max. They are written in
+ *        PostgreSQL directly, so that the rate is the one asked for whatever the API manages.
+ * The table is printed and written to .bench/delivery-results.md. Everything it creates
+ * (databases, Redis keys, processes, certificate) is removed at the end.
  */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { newId } from '@app/common';
 import { RunningApi, startBuiltApi } from '@app/testing/built-api';
@@ -20,27 +36,52 @@ import { deleteRedisKeys } from '@app/testing/test-environment';
 import { BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-const DATABASE = `rms_bench_delivery_${RUN}`;
+const SERVICE_DATABASE = `rms_bench_delivery_${RUN}`;
+const BARE_DATABASE = `rms_bench_bare_${RUN}`;
 const SERVER = BENCH_DATABASE_SERVER;
 const REDIS_URL = BENCH_REDIS_URL;
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_DELIVERY_SECONDS ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const RATE = 200;
 const WEBHOOKS = 5;
-const WORKERS = 2;
+/** Worker processes of the service, and processes of the bare sender. */
+const PROCESSES = 2;
 /** Events per INSERT of the throughput phase. */
 const INSERT_CHUNK = 2000;
+/** The target of the latency phase: p99 commit to arrival at 1,000 deliveries a second. */
+const P99_TARGET_MS = 100;
+/** The target of the throughput phase: the service's rate against the bare sender's. */
+const THROUGHPUT_TARGET = 0.7;
+/**
+ * The benchmark's own connections carry this name, so that the CPU of the senders' backends leaves
+ * them out; all but the throughput phase's writer, whose backend writes the events (and, for the
+ * bare sender, their deliveries) and so counts with the senders' database work.
+ */
+const BENCH_APPLICATION = 'rms-delivery-bench';
+const WRITER_APPLICATION = 'rms-delivery-bench-writer';
+const LOG_DIR = '.bench';
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-const serviceEnv: NodeJS.ProcessEnv = {
-  ...benchServiceEnv(DATABASE),
+const envOf = (database: string): NodeJS.ProcessEnv => ({
+  ...benchServiceEnv(database),
   LOG_FORMAT: 'json',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-};
+});
 
-/** First arrival of each delivery (`<path> <event id>`), in epoch milliseconds. */
-const arrivals = new Map<string, number>();
-/** Commit-to-arrival of each delivery of the latency phase, in milliseconds. */
-const commitToArrival = new Map<string, number>();
+/** The UTC ISO 8601 form `toISOString` gives, as PostgreSQL writes it. */
+const ISO_NOW = `to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** What the receiver counts for the measurement under way: arrivals on one sender's paths. */
+interface Tally {
+  pathPrefix: string;
+  arrived: number;
+  /** Commit to arrival of each delivery, in the latency phase only. */
+  latencies: number[] | null;
+}
+
+let tally: Tally | null = null;
+const seen = new Set<string>();
 let duplicates = 0;
 
 async function call<T>(api: RunningApi, method: string, path: string, body: unknown, token?: string): Promise<T> {
@@ -68,44 +109,238 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
 
-/** Commits `count` resource.created events of one owner, in chunks of one transaction each. */
-async function commitEvents(db: Client, ownerId: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  await db.query('BEGIN');
-  for (let first = 0; first < count; first += INSERT_CHUNK) {
-    const chunk = Array.from({ length: Math.min(INSERT_CHUNK, count - first) }, () => newId('evt'));
-    ids.push(...chunk);
-    await db.query(
-      `INSERT INTO events (id, type, data, owner_id)
-       SELECT id, 'resource.created', jsonb_build_object('object', jsonb_build_object(
-                'id', 'res_' || substr(id, 5), 'object', 'resource', 'name', 'Benchmark resource',
-                'owner_id', $2::text, 'status', 'active', 'metadata', '{}'::jsonb, 'tags', '[]'::jsonb)),
-              $2
-         FROM unnest($1::text[]) AS e(id)`,
-      [chunk, ownerId],
-    );
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** CPU time (user + system) of a process so far, in milliseconds; undefined once it is gone. */
+function cpuMsOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may hold spaces: state is the first, utime the 12th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
   }
-  await db.query('COMMIT');
-  return ids;
 }
 
-async function throughput(db: Client, ownerId: string): Promise<string> {
-  const before = arrivals.size;
+/**
+ * CPU spent by a sender's processes and by the PostgreSQL backends of its database (pool
+ * connections come and go, so they are looked up every half second; a backend first seen after
+ * the start counts from zero).
+ */
+class CpuMeter {
+  private readonly start = new Map<number, number>();
+  private readonly last = new Map<number, number>();
+  private timer?: NodeJS.Timeout;
+  private sampling: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly admin: Client,
+    private readonly sender: Sender,
+  ) {}
+
+  async begin(): Promise<void> {
+    for (const pid of await this.pids()) {
+      const used = cpuMsOf(pid);
+      if (used !== undefined) this.start.set(pid, used);
+    }
+    this.timer = setInterval(() => {
+      this.sampling = this.sample();
+    }, 500);
+  }
+
+  /** Milliseconds of CPU of the senders and of their backends since `begin`. */
+  async end(): Promise<{ senders: number; database: number }> {
+    clearInterval(this.timer);
+    await this.sampling;
+    await this.sample();
+    const senderPids = new Set(this.sender.pids());
+    const spent = { senders: 0, database: 0 };
+    for (const [pid, used] of this.last) {
+      const delta = used - (this.start.get(pid) ?? 0);
+      if (senderPids.has(pid)) spent.senders += delta;
+      else spent.database += delta;
+    }
+    return spent;
+  }
+
+  private async pids(): Promise<number[]> {
+    const { rows } = await this.admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name <> $2`,
+      [this.sender.database, BENCH_APPLICATION],
+    );
+    return [...this.sender.pids(), ...rows.map((row) => row.pid)];
+  }
+
+  async sample(): Promise<void> {
+    for (const pid of await this.pids()) {
+      const used = cpuMsOf(pid);
+      if (used !== undefined) this.last.set(pid, used);
+    }
+  }
+}
+
+/** One way of delivering, with how its events are written. */
+interface Sender {
+  name: string;
+  /** Its webhooks' paths on the receiver start with this. */
+  pathPrefix: string;
+  database: string;
+  databaseUrl: string;
+  ownerId: string;
+  webhookIds: string[];
+  pids(): number[];
+  /** Writes `count` events of the throughput phase on `db`, inside the caller's transaction. */
+  writeEvents(db: Client, count: number): Promise<void>;
+  /** Commits one event of the latency phase. */
+  commitOne(pool: Pool): Promise<unknown>;
+}
+
+/** The `data` of a throughput event, keys in the order jsonb gives them back (so the same bytes in both). */
+const resourceCreated = (eventId: string, ownerId: string) => ({
+  object: {
+    id: `res_${eventId.slice(4)}`,
+    name: 'Benchmark resource',
+    tags: [],
+    object: 'resource',
+    status: 'active',
+    metadata: {},
+    owner_id: ownerId,
+  },
+});
+const LATENCY_PROBE = { object: { name: 'Latency probe' } };
+
+/** The service: events only; its relay makes the deliveries. */
+function serviceSender(database: string, ownerId: string, webhookIds: string[], workers: RunningWorker[]): Sender {
+  return {
+    name: 'service',
+    pathPrefix: '/service-',
+    database,
+    databaseUrl: `${SERVER}/${database}`,
+    ownerId,
+    webhookIds,
+    pids: () => workers.map((worker) => worker.process.pid ?? 0),
+    async writeEvents(db, count) {
+      for (let first = 0; first < count; first += INSERT_CHUNK) {
+        const ids = Array.from({ length: Math.min(INSERT_CHUNK, count - first) }, () => newId('evt'));
+        const rows = ids.map((id) => ({ id, data: resourceCreated(id, ownerId) }));
+        await db.query(
+          `INSERT INTO events (id, type, data, owner_id)
+           SELECT id, 'resource.created', data, $2 FROM jsonb_to_recordset($1::jsonb) AS e(id text, data jsonb)`,
+          [JSON.stringify(rows), ownerId],
+        );
+      }
+    },
+    commitOne: (pool) =>
+      pool.query(`INSERT INTO events (id, type, data, owner_id) VALUES ($1, 'resource.created', $2::jsonb, $3)`, [
+        newId('evt'),
+        JSON.stringify(LATENCY_PROBE),
+        ownerId,
+      ]),
+  };
+}
+
+/**
+ * The bare sender: each event is written with one delivery per webhook in the same statement,
+ * whose body is the payload the relay would have made (`toEventPayload`), `created_at` included:
+ * written around PostgreSQL's now(), the event's own created_at.
+ */
+function bareSender(database: string, ownerId: string, webhookIds: string[], processes: ChildProcess[]): Sender {
+  const deliveriesOf = (events: { id: string; data: unknown }[]) =>
+    events.flatMap((event) => {
+      const head = `{"id":"${event.id}","type":"resource.created","created_at":"`;
+      const tail = `","data":${JSON.stringify(event.data)},"previous_data":null}`;
+      return webhookIds.map((webhookId) => ({ id: newId('dlv'), webhook_id: webhookId, event_id: event.id, head, tail }));
+    });
+  const write = (db: Client | Pool, events: { id: string; data: unknown }[]) =>
+    db.query(
+      `WITH written AS (
+         INSERT INTO events (id, type, data, owner_id, published_at)
+         SELECT id, 'resource.created', data, $2, now() FROM jsonb_to_recordset($1::jsonb) AS e(id text, data jsonb))
+       INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
+       SELECT id, webhook_id, event_id, 'resource.created', head || ${ISO_NOW} || tail, false, now()
+         FROM jsonb_to_recordset($3::jsonb) AS d(id text, webhook_id text, event_id text, head text, tail text)`,
+      [JSON.stringify(events), ownerId, JSON.stringify(deliveriesOf(events))],
+    );
+  return {
+    name: 'bare sender',
+    pathPrefix: '/bare-',
+    database,
+    databaseUrl: `${SERVER}/${database}`,
+    ownerId,
+    webhookIds,
+    pids: () => processes.map((child) => child.pid ?? 0),
+    async writeEvents(db, count) {
+      for (let first = 0; first < count; first += INSERT_CHUNK) {
+        const ids = Array.from({ length: Math.min(INSERT_CHUNK, count - first) }, () => newId('evt'));
+        await write(db, ids.map((id) => ({ id, data: resourceCreated(id, ownerId) })));
+      }
+    },
+    commitOne: (pool) => write(pool, [{ id: newId('evt'), data: LATENCY_PROBE }]),
+  };
+}
+
+interface Throughput {
+  rate: number;
+  seconds: number;
+  delivered: number;
+  complete: boolean;
+  /** CPU milliseconds per 1,000 deliveries. */
+  senderCpu: number;
+  databaseCpu: number;
+}
+
+async function throughput(admin: Client, sender: Sender): Promise<Throughput> {
   const expected = EVENTS * WEBHOOKS;
-  const started = Date.now();
-  await commitEvents(db, ownerId, EVENTS);
+  const db = new Client({ connectionString: sender.databaseUrl, application_name: WRITER_APPLICATION });
+  await db.connect();
+  const meter = new CpuMeter(admin, sender);
+  await meter.begin();
+  const counting: Tally = { pathPrefix: sender.pathPrefix, arrived: 0, latencies: null };
+  tally = counting;
+  try {
+    await db.query('BEGIN');
+    await sender.writeEvents(db, EVENTS);
+    await db.query('COMMIT');
+    // The writer's backend ends with its connection: its CPU is read before that.
+    await meter.sample();
+  } finally {
+    await db.end();
+  }
   const committed = Date.now();
-  const done = await until(() => arrivals.size - before >= expected, 5 * 60_000);
+  const complete = await until(() => counting.arrived >= expected, 5 * 60_000);
   const seconds = (Date.now() - committed) / 1000;
-  const delivered = arrivals.size - before;
-  const rate = Math.round(delivered / seconds);
-  const note = done ? '' : ` (stopped waiting: ${delivered} of ${expected})`;
-  return `${delivered} deliveries in ${seconds.toFixed(1)} s (commit took ${committed - started} ms): ${rate} deliveries/s${note}`;
+  const cpu = await meter.end();
+  tally = null;
+  const perThousand = (ms: number): number => (ms / Math.max(1, counting.arrived)) * 1000;
+  return {
+    rate: counting.arrived / seconds,
+    seconds,
+    delivered: counting.arrived,
+    complete,
+    senderCpu: perThousand(cpu.senders),
+    databaseCpu: perThousand(cpu.database),
+  };
 }
 
-async function latency(ownerId: string): Promise<string> {
+interface Latency {
+  eventsPerSecond: number;
+  arrived: number;
+  expected: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+async function latency(sender: Sender): Promise<Latency> {
   // A pool, so that a slow commit does not hold back the ones scheduled after it.
-  const pool = new Pool({ connectionString: serviceEnv.DATABASE_URL, max: 8 });
+  const pool = new Pool({ connectionString: sender.databaseUrl, max: 8, application_name: BENCH_APPLICATION });
+  const counting: Tally = { pathPrefix: sender.pathPrefix, arrived: 0, latencies: [] };
+  tally = counting;
   const inserts: Promise<unknown>[] = [];
   const started = Date.now();
   const total = RATE * SECONDS;
@@ -114,90 +349,213 @@ async function latency(ownerId: string): Promise<string> {
   for (let sent = 0; sent < total; sent++) {
     const wait = started + (sent * 1000) / RATE - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const insert = pool.query(
-      `INSERT INTO events (id, type, data, owner_id)
-       VALUES ($1, 'resource.created', jsonb_build_object('object', jsonb_build_object('name', 'Latency probe')), $2)`,
-      [newId('evt'), ownerId],
-    );
-    inserts.push(insert.catch(() => void (failures += 1)));
+    inserts.push(sender.commitOne(pool).catch(() => void (failures += 1)));
   }
   await Promise.all(inserts);
   await pool.end();
-  const rate = Math.round(total / ((Date.now() - started) / 1000));
+  const eventsPerSecond = total / ((Date.now() - started) / 1000);
   const expected = (total - failures) * WEBHOOKS;
-  await until(() => commitToArrival.size >= expected, 120_000);
-  const sorted = [...commitToArrival.values()].sort((a, b) => a - b);
-  return (
-    `${rate} events/s, ${sorted.length} of ${expected} deliveries: ` +
-    `p50 ${percentile(sorted, 0.5)} ms, p99 ${percentile(sorted, 0.99)} ms, max ${sorted[sorted.length - 1]} ms`
+  await until(() => counting.arrived >= expected, 120_000);
+  tally = null;
+  const sorted = (counting.latencies ?? []).sort((a, b) => a - b);
+  return {
+    eventsPerSecond,
+    arrived: counting.arrived,
+    expected,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
+}
+
+/** Registers a user on the API, with the enterprise plan and five webhooks to the receiver. */
+async function registerOwner(
+  api: RunningApi,
+  databaseUrl: string,
+  receiver: HttpsReceiver,
+  pathPrefix: string,
+): Promise<{ ownerId: string; webhookIds: string[] }> {
+  const credentials = { email: `bench_${RUN}@example.com`, username: `bench_${RUN}`, password: 'benchmark-password' };
+  const user = await call<{ id: string }>(api, 'POST', '/v2/auth/register', credentials);
+  const db = new Client({ connectionString: databaseUrl, application_name: BENCH_APPLICATION });
+  await db.connect();
+  await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [user.id]);
+  await db.end();
+  const login = await call<{ access_token: string }>(api, 'POST', '/v2/auth/login', {
+    email: credentials.email,
+    password: credentials.password,
+  });
+  const webhookIds: string[] = [];
+  for (let index = 0; index < WEBHOOKS; index++) {
+    const webhook = await call<{ id: string }>(
+      api,
+      'POST',
+      '/v2/webhooks',
+      { url: `https://127.0.0.1:${receiver.port}${pathPrefix}${index}`, events: ['resource.created'] },
+      login.access_token,
+    );
+    webhookIds.push(webhook.id);
+  }
+  return { ownerId: user.id, webhookIds };
+}
+
+/** Starts a bare sender process and resolves once it listens for commits. */
+async function startBareSender(env: NodeJS.ProcessEnv, index: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(__dirname, 'bare-sender.js')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    errors += chunk;
+    process.stderr.write(`bare sender ${index}: ${chunk}`);
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (chunk.includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`bare sender ${index} exited with ${code}: ${errors}`)));
+  });
+  await ready;
+  return child;
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+interface Measured {
+  throughput: Throughput[];
+  latency: Latency[];
+}
+
+const fmt = (value: number): string => (Number.isFinite(value) ? value.toFixed(0) : '-');
+const spread = (values: number[]): string =>
+  `${fmt(median(values))} (${fmt(Math.min(...values))}-${fmt(Math.max(...values))})`;
+
+function table(senders: Sender[], measured: Map<Sender, Measured>): string {
+  const [service, bare] = senders.map((sender) => measured.get(sender) as Measured);
+  const serviceRate = median(service.throughput.map((t) => t.rate));
+  const bareRate = median(bare.throughput.map((t) => t.rate));
+  const serviceP99 = median(service.latency.map((l) => l.p99));
+  const incomplete = [service, bare].some(
+    (m) => m.throughput.some((t) => !t.complete) || m.latency.some((l) => l.arrived < l.expected),
   );
+  const row = (name: string, pick: (m: Measured) => number[], ratio: string, target: string, met: string): string =>
+    `| ${name} | ${spread(pick(service))} | ${spread(pick(bare))} | ${ratio} | ${target} | ${met} |`;
+  return [
+    `Webhook delivery: ${PROCESSES} processes each (service: workers; bare: bench/bare-sender.ts), ` +
+      `${WEBHOOKS} webhooks, local HTTPS receiver. Medians of ${ROUNDS} alternating rounds (lowest-highest).`,
+    '',
+    '| scenario | service | bare sender | service / bare | target | met |',
+    '|---|---:|---:|---:|---|---|',
+    row(
+      `(i) deliveries/s, ${EVENTS} events x ${WEBHOOKS} webhooks committed at once`,
+      (m) => m.throughput.map((t) => t.rate),
+      `${((serviceRate / bareRate) * 100).toFixed(0)}%`,
+      `>= ${THROUGHPUT_TARGET * 100}% of bare sender`,
+      serviceRate >= THROUGHPUT_TARGET * bareRate ? 'yes' : 'no',
+    ),
+    row('(i) CPU ms per 1,000 deliveries, sender processes', (m) => m.throughput.map((t) => t.senderCpu), '', '(reported)', ''),
+    row('(i) CPU ms per 1,000 deliveries, PostgreSQL (the writer\'s and the senders\' backends)', (m) => m.throughput.map((t) => t.databaseCpu), '', '(reported)', ''),
+    row(
+      `(ii) p99 ms, commit to arrival, ${RATE} events/s x ${WEBHOOKS} = ${RATE * WEBHOOKS} deliveries/s for ${SECONDS} s`,
+      (m) => m.latency.map((l) => l.p99),
+      '',
+      `service p99 < ${P99_TARGET_MS} ms`,
+      serviceP99 < P99_TARGET_MS ? 'yes' : 'no',
+    ),
+    row('(ii) p50 ms', (m) => m.latency.map((l) => l.p50), '', '(reported)', ''),
+    row('(ii) max ms', (m) => m.latency.map((l) => l.max), '', '(reported)', ''),
+    row('(ii) events/s committed', (m) => m.latency.map((l) => l.eventsPerSecond), '', `${RATE}`, ''),
+    `| repeated arrivals (at-least-once) | ${duplicates} |  |  | (reported) |  |`,
+    ...(incomplete ? ['', 'Some deliveries did not arrive within the wait (5 minutes, 2 for latency): the rates above count those that did.'] : []),
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
+  mkdirSync(LOG_DIR, { recursive: true });
   const receiver: HttpsReceiver = await startHttpsReceiver();
-  let phase: 'throughput' | 'latency' = 'throughput';
   receiver.respond((request, res) => {
     res.writeHead(200).end('ok');
     const key = `${request.url} ${String(request.headers['x-webhook-event-id'])}`;
-    if (arrivals.has(key)) {
+    if (seen.has(key)) {
       duplicates += 1;
       return;
     }
-    const now = Date.now();
-    arrivals.set(key, now);
-    if (phase === 'latency') {
+    seen.add(key);
+    if (!tally || !request.url.startsWith(tally.pathPrefix)) return;
+    tally.arrived += 1;
+    if (tally.latencies) {
       const { created_at: createdAt } = JSON.parse(request.body) as { created_at: string };
-      commitToArrival.set(key, now - Date.parse(createdAt));
+      tally.latencies.push(Date.now() - Date.parse(createdAt));
     }
   });
   // The receiver keeps every request it gets; the benchmark only needs the first arrival of each.
   const trim = setInterval(() => receiver.received.splice(0), 1000);
 
-  let api: RunningApi | undefined;
+  const serviceEnv = envOf(SERVICE_DATABASE);
+  const bareEnv = envOf(BARE_DATABASE);
   const workers: RunningWorker[] = [];
-  const db = new Client({ connectionString: serviceEnv.DATABASE_URL });
-  const rows: [string, string][] = [];
+  const bareProcesses: ChildProcess[] = [];
+  const admin = new Client({ connectionString: `${SERVER}/postgres`, application_name: BENCH_APPLICATION });
+  await admin.connect();
+  let output = '';
   try {
-    api = await startBuiltApi(serviceEnv);
-    for (let index = 0; index < WORKERS; index++) {
+    // Each database is created and migrated by the API's start, registered through it, and the API stopped:
+    // only the senders run while measuring.
+    const owners: { ownerId: string; webhookIds: string[] }[] = [];
+    for (const [env, pathPrefix] of [
+      [serviceEnv, '/service-'],
+      [bareEnv, '/bare-'],
+    ] as const) {
+      const api = await startBuiltApi(env);
+      try {
+        owners.push(await registerOwner(api, env.DATABASE_URL ?? '', receiver, pathPrefix));
+      } finally {
+        await api.stop();
+      }
+    }
+    for (let index = 0; index < PROCESSES; index++) {
       workers.push(await startBuiltWorker({ ...serviceEnv, NODE_EXTRA_CA_CERTS: receiver.certFile }));
+      bareProcesses.push(await startBareSender({ ...bareEnv, NODE_EXTRA_CA_CERTS: receiver.certFile }, index));
     }
-    await db.connect();
-    const credentials = { email: `bench_${RUN}@example.com`, username: `bench_${RUN}`, password: 'benchmark-password' };
-    const user = await call<{ id: string }>(api, 'POST', '/v2/auth/register', credentials);
-    await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [user.id]);
-    const login = await call<{ access_token: string }>(api, 'POST', '/v2/auth/login', {
-      email: credentials.email,
-      password: credentials.password,
-    });
-    for (let index = 0; index < WEBHOOKS; index++) {
-      await call(
-        api,
-        'POST',
-        '/v2/webhooks',
-        { url: `https://127.0.0.1:${receiver.port}/hook-${index}`, events: ['resource.created'] },
-        login.access_token,
-      );
+    const senders = [
+      serviceSender(SERVICE_DATABASE, owners[0].ownerId, owners[0].webhookIds, workers),
+      bareSender(BARE_DATABASE, owners[1].ownerId, owners[1].webhookIds, bareProcesses),
+    ];
+    const measured = new Map<Sender, Measured>(senders.map((sender) => [sender, { throughput: [], latency: [] }]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? senders : [...senders].reverse();
+      for (const sender of order) {
+        const results = measured.get(sender) as Measured;
+        const rate = await throughput(admin, sender);
+        results.throughput.push(rate);
+        const lag = await latency(sender);
+        results.latency.push(lag);
+        process.stdout.write(
+          `round ${round + 1}, ${sender.name}: ${rate.delivered} deliveries in ${rate.seconds.toFixed(1)} s, ${fmt(rate.rate)}/s ` +
+            `(CPU per 1,000: ${fmt(rate.senderCpu)} ms senders, ${fmt(rate.databaseCpu)} ms PostgreSQL); ` +
+            `${fmt(lag.eventsPerSecond)} events/s: ${lag.arrived} of ${lag.expected}, p50 ${fmt(lag.p50)} ms, p99 ${fmt(lag.p99)} ms, max ${fmt(lag.max)} ms\n`,
+        );
+      }
     }
-    rows.push([`(i) ${EVENTS} events x ${WEBHOOKS} webhooks`, await throughput(db, user.id)]);
-    phase = 'latency';
-    rows.push([`(ii) ${RATE} events/s for ${SECONDS} s`, await latency(user.id)]);
-    rows.push(['repeated arrivals (at-least-once)', String(duplicates)]);
+    output = table(senders, measured);
   } finally {
     clearInterval(trim);
-    await Promise.all(workers.map((worker) => worker.terminate()));
-    await api?.stop();
-    await db.end().catch(() => undefined);
+    await Promise.all([...workers.map((worker) => worker.terminate()), ...bareProcesses.map(stopProcess)]);
     await receiver.close();
-    const admin = new Client({ connectionString: `${SERVER}/postgres` });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
+    for (const database of [SERVICE_DATABASE, BARE_DATABASE]) {
+      await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await deleteRedisKeys(REDIS_URL, database);
+    }
     await admin.end();
-    await deleteRedisKeys(REDIS_URL, DATABASE);
   }
-  const width = Math.max(...rows.map(([name]) => name.length));
-  process.stdout.write(`\nWebhook delivery: ${WORKERS} workers, ${WEBHOOKS} webhooks, local HTTPS receiver\n`);
-  for (const [name, figure] of rows) process.stdout.write(`${name.padEnd(width)}  ${figure}\n`);
+  writeFileSync(`${LOG_DIR}/delivery-results.md`, `${output}\n`);
+  process.stdout.write(`\n${output}\n`);
 }
 
 main().catch((error: Error) => {
