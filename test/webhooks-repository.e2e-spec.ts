@@ -129,6 +129,30 @@ describe('webhook and event repositories', () => {
     expect(await deliveries.reopen(delivery.id)).toMatchObject({ status: 'pending' });
   });
 
+  it('shares one statement among the reads and records of one turn, and keeps two records of one delivery', async () => {
+    const hook = await newWebhook(owner.id, ['user.updated']);
+    const made = await Promise.all(
+      [1, 2, 3].map(() => deliveries.insertTest({ webhookId: hook.id, eventId: newId('evt'), eventType: 'user.updated', body: '{}' })),
+    );
+    const statements = jest.spyOn(dataSource, 'query');
+    const pending = await Promise.all([...made.map((delivery) => deliveries.findPending(delivery.id)), deliveries.findPending('dlv_missing')]);
+    expect(pending.map((delivery) => delivery?.id ?? null)).toEqual([...made.map((delivery) => delivery.id), null]);
+    const attempt = (status_code: number) => ({ attempted_at: new Date().toISOString(), status_code, duration_ms: 3, error: null, response_body: '' });
+    const [first, second, third] = made;
+    await Promise.all([
+      deliveries.recordAttempt(first.id, attempt(500), 'pending', new Date(Date.now() + 60_000)),
+      deliveries.recordAttempt(second.id, attempt(200), 'succeeded', null),
+      deliveries.recordAttempt(first.id, attempt(200), 'succeeded', null),
+      deliveries.recordAttempt(third.id, attempt(410), 'failed', null),
+    ]);
+    // One read, then the records in two statements: the first delivery appears twice.
+    expect(statements).toHaveBeenCalledTimes(3);
+    statements.mockRestore();
+    expect(await deliveries.find(hook.id, first.id)).toMatchObject({ status: 'succeeded', attempts: [{ status_code: 500 }, { status_code: 200 }] });
+    expect(await deliveries.find(hook.id, second.id)).toMatchObject({ status: 'succeeded', attempts: [{ status_code: 200 }] });
+    expect(await deliveries.find(hook.id, third.id)).toMatchObject({ status: 'failed', attempts: [{ status_code: 410 }] });
+  });
+
   it('lets two relays claim disjoint batches (SKIP LOCKED)', async () => {
     await dataSource.transaction((manager) =>
       outbox.append(manager, [

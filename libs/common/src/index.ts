@@ -6,3 +6,4 @@ export * from './log-line-options';
 export * from './event-kinds';
 export * from './webhook-target';
 export * from './nest-pino-logger';
+export * from './turn-batch';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { newId } from '@app/common';
+import { newId, TurnBatch } from '@app/common';
 import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import type { WebhookEntity, WebhookStatus } from '../entities/webhook.entity';
 
@@ -14,9 +14,42 @@ export interface PendingDelivery extends Pick<WebhookDeliveryEntity, 'id' | 'web
   webhook: Pick<WebhookEntity, 'url' | 'secret' | 'status'>;
 }
 
-/** SQL for webhook deliveries. */
+/** One attempt to append to a delivery, with the status it moves to and when it is next due. */
+interface RecordedAttempt {
+  id: string;
+  attempt: [DeliveryAttempt];
+  status: DeliveryStatus;
+  next: Date | null;
+}
+
+/** Deliveries read or recorded per statement: a burst larger than this is split. */
+const MAX_PER_STATEMENT = 500;
+
+/** The records in rounds, in order, each naming a delivery at most once. */
+function roundsOfDistinctIds(records: readonly RecordedAttempt[]): RecordedAttempt[][] {
+  const rounds: Array<{ ids: Set<string>; records: RecordedAttempt[] }> = [];
+  for (const record of records) {
+    let round = rounds.find((candidate) => !candidate.ids.has(record.id));
+    if (!round) {
+      round = { ids: new Set(), records: [] };
+      rounds.push(round);
+    }
+    round.ids.add(record.id);
+    round.records.push(record);
+  }
+  return rounds.map((round) => round.records);
+}
+
+/**
+ * SQL for webhook deliveries. The delivery worker's two statements per job (its read, its
+ * record) are shared by the jobs of one turn of the event loop: a round trip to PostgreSQL costs
+ * more than the rest of an attempt's work.
+ */
 @Injectable()
 export class WebhookDeliveryRepository {
+  private readonly pendingReads = new TurnBatch<string, PendingDelivery | null>((ids) => this.readPending(ids), MAX_PER_STATEMENT);
+  private readonly attemptWrites = new TurnBatch<RecordedAttempt, void>((records) => this.writeAttempts(records), MAX_PER_STATEMENT);
+
   constructor(
     @InjectRepository(WebhookDeliveryEntity) private readonly deliveries: Repository<WebhookDeliveryEntity>,
   ) {}
@@ -92,29 +125,36 @@ export class WebhookDeliveryRepository {
 
   /**
    * A delivery still pending and its webhook, in one read (the delivery worker's hot path);
-   * null when the delivery is gone or no longer pending.
+   * null when the delivery is gone or no longer pending. The reads of one turn go in one statement.
    */
-  async findPending(id: string): Promise<PendingDelivery | null> {
+  findPending(id: string): Promise<PendingDelivery | null> {
+    return this.pendingReads.add(id);
+  }
+
+  private async readPending(ids: readonly string[]): Promise<Array<PendingDelivery | null>> {
     const rows: PendingRow[] = await this.deliveries.query(
       `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
               jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status
          FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.id = $1 AND d.status = 'pending'`,
-      [id],
+        WHERE d.id = ANY($1::text[]) AND d.status = 'pending'`,
+      [ids],
     );
-    const [row] = rows;
-    if (!row) return null;
-    return {
-      id: row.id,
-      webhookId: row.webhook_id,
-      eventId: row.event_id,
-      eventType: row.event_type,
-      body: row.body,
-      test: row.test,
-      attemptCount: row.attempt_count,
-      webhook: { url: row.url, secret: row.secret, status: row.status },
-    };
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) return null;
+      return {
+        id: row.id,
+        webhookId: row.webhook_id,
+        eventId: row.event_id,
+        eventType: row.event_type,
+        body: row.body,
+        test: row.test,
+        attemptCount: row.attempt_count,
+        webhook: { url: row.url, secret: row.secret, status: row.status },
+      };
+    });
   }
 
   /**
@@ -137,19 +177,27 @@ export class WebhookDeliveryRepository {
     return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count }));
   }
 
-  /** Appends an attempt and moves the delivery to its new status in one statement. */
-  async recordAttempt(
-    id: string,
-    attempt: DeliveryAttempt,
-    status: DeliveryStatus,
-    nextAttemptAt: Date | null,
-  ): Promise<void> {
-    await this.deliveries.query(
-      `UPDATE webhook_deliveries
-          SET attempts = attempts || $2::jsonb, status = $3, next_attempt_at = $4, updated_at = now()
-        WHERE id = $1`,
-      [id, JSON.stringify([attempt]), status, nextAttemptAt],
-    );
+  /**
+   * Appends an attempt and moves the delivery to its new status. The attempts recorded in one turn
+   * go in one statement.
+   */
+  recordAttempt(id: string, attempt: DeliveryAttempt, status: DeliveryStatus, nextAttemptAt: Date | null): Promise<void> {
+    return this.attemptWrites.add({ id, attempt: [attempt], status, next: nextAttemptAt });
+  }
+
+  private async writeAttempts(records: readonly RecordedAttempt[]): Promise<void[]> {
+    // An UPDATE … FROM applies one source row per target row: a delivery recorded twice in one
+    // turn (its job run again after a crash) has its second record in a statement of its own.
+    for (const round of roundsOfDistinctIds(records)) {
+      await this.deliveries.query(
+        `UPDATE webhook_deliveries d
+            SET attempts = d.attempts || x.attempt, status = x.status, next_attempt_at = x.next, updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS x(id text, attempt jsonb, status text, next timestamptz)
+          WHERE d.id = x.id`,
+        [JSON.stringify(round)],
+      );
+    }
+    return records.map(() => undefined);
   }
 
   /** Puts a finished delivery back to pending for a manual retry. */

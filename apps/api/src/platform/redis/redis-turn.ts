@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChainableCommander } from 'ioredis';
+import { TurnBatch } from '@app/common';
 import { REDIS, RedisClient } from '@app/database';
-import { TurnBatch } from './turn-batch';
 
 /** One command's reply in a pipeline: its error, or its result. */
 export type PipelineReply = [error: Error | null, result: unknown];

@@ -1,4 +1,4 @@
-/** Sends a batch of items in one round trip and answers, in order, one result per item. */
+/** Sends a batch of items in one round trip (to Redis, to PostgreSQL) and answers, in order, one result per item. */
 export type BatchSender<Item, Result> = (items: readonly Item[]) => Promise<readonly Result[]>;
 
 interface Pending<Item, Result> {
@@ -9,9 +9,10 @@ interface Pending<Item, Result> {
 
 /**
  * Gathers the items added in one turn of the event loop and sends them together, so that under
- * load many requests share one Redis round trip. The batch leaves from `setImmediate`, after every
- * socket that was ready in that turn has been read. A batch larger than `maxPerCall` is split so
- * that no call holds Redis long; a failed call rejects each of its items with its error.
+ * load many requests (or jobs) share one round trip. The batch leaves from `setImmediate`, after
+ * every socket that was ready in that turn has been read. A batch larger than `maxPerCall` is
+ * split so that no call holds the server long; a failed call rejects each of its items with its
+ * error.
  */
 export class TurnBatch<Item, Result> {
   private pending: Array<Pending<Item, Result>> = [];
