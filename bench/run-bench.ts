@@ -27,6 +27,7 @@ import {
   prometheusHeapUsed,
   summarizeMemory,
 } from './process-memory';
+import { waitFor } from './wait-for-service';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_${RUN}`;
@@ -79,19 +80,6 @@ function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, heap
  * run with the V8 flags the service runs with, so that the comparison is of code alone.
  */
 const compiled = (name: string): string[] => [...API_NODE_FLAGS, join(__dirname, `${name}.js`)];
-
-async function waitFor(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      const response = await fetch(url);
-      if (response.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 /** The parts of the API's answers the benchmark reads. */
 interface ApiAnswer {

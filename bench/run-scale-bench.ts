@@ -28,6 +28,7 @@ import { ResourceRepository } from '@app/database/repositories/resource.reposito
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { toResourceListQuery } from '../apps/api/src/resources/resource-list-query';
 import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { waitFor } from './wait-for-service';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const LARGE_ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 10_000_000);
@@ -86,19 +87,6 @@ function startApi(size: Size): void {
     stdio: ['ignore', log, log],
   });
   children.push(child);
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      const response = await fetch(url);
-      if (response.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not come up`);
 }
 
 interface ApiAnswer {
