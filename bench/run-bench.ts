@@ -28,6 +28,7 @@ import {
   summarizeMemory,
 } from './process-memory';
 import { waitFor } from './wait-for-service';
+import { seedResources } from './seed-resources';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_${RUN}`;
@@ -96,28 +97,6 @@ async function call(port: number, method: string, path: string, body?: unknown, 
   const text = await response.text();
   if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return { json: (text ? JSON.parse(text) : {}) as ApiAnswer, headers: response.headers };
-}
-
-/** 100,000 resources of one owner, one millisecond apart, with valid `res_` ids. */
-async function seed(db: Client, ownerId: string): Promise<string[]> {
-  await db.query(
-    `INSERT INTO resources (id, owner_id, name, description, type, status, metadata, tags, created_at, updated_at)
-     SELECT 'res_' || upper(lpad(to_hex(n), 26, '0')), $1, 'Resource ' || n, 'Seeded for the benchmark',
-            CASE WHEN n % 3 = 0 THEN 'premium' ELSE 'standard' END, 'active',
-            jsonb_build_object('n', n), '["bench"]'::jsonb,
-            now() - ($2 - n) * interval '1 millisecond', now() - ($2 - n) * interval '1 millisecond'
-     FROM generate_series(1, $2) AS n`,
-    [ownerId, SEEDED],
-  );
-  // As autovacuum would have by now: index-only scans need the visibility map.
-  await db.query('VACUUM ANALYZE resources');
-  // The seed's pages are written out now, not by a checkpoint in the middle of a measurement.
-  await db.query('CHECKPOINT');
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT id FROM resources WHERE owner_id = $1 ORDER BY random() LIMIT 1000`,
-    [ownerId],
-  );
-  return rows.map((row) => row.id);
 }
 
 interface Measured {
@@ -346,7 +325,7 @@ async function main(): Promise<void> {
       jwt.authorization = `Bearer ${login.json.data.access_token}`;
     };
     await logIn();
-    const ids = await seed(db, ownerId);
+    const ids = await seedResources(db, ownerId, SEEDED);
     const deep = await deepCursor(PORTS.api, jwt, 90_000);
 
     const fixedOwner = { ...serviceEnv, BENCH_OWNER_ID: ownerId };

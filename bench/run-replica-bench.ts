@@ -22,6 +22,7 @@ import { BuiltApiReplica } from '@app/testing/built-api-replica';
 import { OPERATOR_HAPROXY_CHECKS, PrivateHaproxy } from '@app/testing/private-servers';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { seedResources } from './seed-resources';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_replicas_${RUN}`;
@@ -54,23 +55,6 @@ async function call(origin: string, method: string, path: string, body?: unknown
   const text = await response.text();
   if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text}`);
   return JSON.parse(text) as ApiAnswer;
-}
-
-/** The seed of run-bench.ts: resources of one owner, one millisecond apart, with valid `res_` ids; 1,000 of their ids at random. */
-async function seed(db: Client, ownerId: string): Promise<string[]> {
-  await db.query(
-    `INSERT INTO resources (id, owner_id, name, description, type, status, metadata, tags, created_at, updated_at)
-     SELECT 'res_' || upper(lpad(to_hex(n), 26, '0')), $1, 'Resource ' || n, 'Seeded for the benchmark',
-            CASE WHEN n % 3 = 0 THEN 'premium' ELSE 'standard' END, 'active',
-            jsonb_build_object('n', n), '["bench"]'::jsonb,
-            now() - ($2 - n) * interval '1 millisecond', now() - ($2 - n) * interval '1 millisecond'
-     FROM generate_series(1, $2) AS n`,
-    [ownerId, SEEDED],
-  );
-  await db.query('VACUUM ANALYZE resources');
-  await db.query('CHECKPOINT');
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM resources WHERE owner_id = $1 ORDER BY random() LIMIT 1000', [ownerId]);
-  return rows.map((row) => row.id);
 }
 
 /** What one load measured. */
@@ -282,7 +266,7 @@ async function main(): Promise<void> {
     const credentials = { email: `bench_${RUN}@example.com`, username: `bench_${RUN}`, password: 'benchmark-password' };
     const user = await call(twoReplicas.url, 'POST', '/v2/auth/register', credentials);
     await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [user.data.id]);
-    const ids = await seed(db, user.data.id);
+    const ids = await seedResources(db, user.data.id, SEEDED);
     const paths = ids.map((id) => `/v2/resources/${id}`);
     // An access token lasts 15 minutes, less than a long run: each phase logs in again.
     const jwt = async (): Promise<Record<string, string>> => {
