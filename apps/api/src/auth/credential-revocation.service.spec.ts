@@ -59,6 +59,24 @@ describe('CredentialRevocationService', () => {
     expect(pipelines).toHaveBeenCalledTimes(1);
   });
 
+  it("checks a JWT's two marks in one EXISTS", async () => {
+    const auth = caller();
+    const sent: string[][] = [];
+    const pipeline = redis.pipeline.bind(redis);
+    jest.spyOn(redis, 'pipeline').mockImplementation(() => {
+      const created = pipeline();
+      const exists = created.exists.bind(created);
+      created.exists = ((...keys: string[]) => {
+        sent.push(keys);
+        return exists(...keys);
+      }) as typeof created.exists;
+      return created;
+    });
+    await revocations.revoke(refreshFamilyMark(auth.familyId ?? ''), 60);
+    expect(await revocations.isRevoked(auth)).toBe(true);
+    expect(sent).toEqual([[accessTokenMark(auth.credentialId), refreshFamilyMark(auth.familyId ?? '')]]);
+  });
+
   it('asks Redis once per request, and answers later questions at once', async () => {
     const auth = caller();
     const pipelines = jest.spyOn(redis, 'pipeline');

@@ -18,11 +18,11 @@ import { CredentialRegistry } from './credentials/credential-registry';
 export class CredentialRevocationService {
   /** Per request's AuthContext: its answer, or the check under way. */
   private readonly answers = new WeakMap<AuthContext, boolean | Promise<boolean>>();
-  /** One EXISTS per mark: a credential's marks may live in different slots of a Redis Cluster. */
-  private readonly checks: PipelineLane<string, boolean> = {
-    append: (pipeline, marks) => {
-      for (const mark of marks) pipeline.exists(mark);
-      return marks.length;
+  /** One EXISTS per check, of all the marks it names: whether any of them is set. */
+  private readonly checks: PipelineLane<readonly string[], boolean> = {
+    append: (pipeline, checks) => {
+      for (const marks of checks) pipeline.exists(...marks);
+      return checks.length;
     },
     read: (replies) =>
       replies.map(([error, count]) => {
@@ -49,13 +49,21 @@ export class CredentialRevocationService {
     if (known !== undefined) return known;
     const marks = this.credentials.descriptorOf(auth.credential).revocation?.marksOf(auth) ?? [];
     if (marks.length === 0) return false;
-    const answer = Promise.all(marks.map((mark) => this.turn.add(this.checks, mark))).then((found) => {
-      const revoked = found.includes(true);
+    const answer = this.check(marks).then((revoked) => {
       this.answers.set(auth, revoked);
       return revoked;
     });
     this.answers.set(auth, answer);
     return answer;
+  }
+
+  /**
+   * Whether any of the marks is set: one EXISTS for them all, or on a Redis Cluster, where a
+   * credential's marks may live in different slots, one EXISTS per mark.
+   */
+  private check(marks: readonly string[]): Promise<boolean> {
+    if (!this.redis.isCluster || marks.length === 1) return this.turn.add(this.checks, marks);
+    return Promise.all(marks.map((mark) => this.turn.add(this.checks, [mark]))).then((found) => found.includes(true));
   }
 
   /** The 401 of a revoked credential, in its descriptor's words. */

@@ -1,5 +1,5 @@
 import { ValidationError } from '@app/common';
-import { IsInt, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
 import { AppValidationPipe, WordRefusals } from './app-validation.pipe';
 
 class PageDto {
@@ -13,6 +13,12 @@ class PageQuery {
   @IsInt()
   @Min(1)
   page!: number;
+}
+
+class SortQuery {
+  @IsOptional()
+  @IsIn(['name', 'created_at'])
+  sort?: string;
 }
 
 describe('AppValidationPipe', () => {
@@ -58,5 +64,26 @@ describe('AppValidationPipe', () => {
     });
     const plain = pipe.transform({ page: 1, id: 'x' }, { type: 'body', metatype: PageDto });
     await expect(plain).rejects.toMatchObject({ message: 'The request has invalid fields.', details: [{ field: 'id', message: 'is read-only' }] });
+  });
+
+  it('answers an empty query synchronously once ValidationPipe has accepted its DTO empty', async () => {
+    const local = new AppValidationPipe();
+    const first = local.transform({}, { type: 'query', metatype: SortQuery });
+    expect(first).toBeInstanceOf(Promise);
+    await expect(first).resolves.toBeInstanceOf(SortQuery);
+    const second = local.transform({}, { type: 'query', metatype: SortQuery });
+    expect(second).toBeInstanceOf(SortQuery);
+    expect(second).toEqual({});
+    expect(second).not.toBe(await first);
+    await expect(local.transform({ sort: 'size' }, { type: 'query', metatype: SortQuery })).rejects.toBeInstanceOf(ValidationError);
+  });
+
+  it('keeps refusing an empty body whose DTO requires a field', async () => {
+    const local = new AppValidationPipe();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await expect(local.transform({}, { type: 'body', metatype: PageDto })).rejects.toMatchObject({
+        details: [expect.objectContaining({ field: 'page' })],
+      });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, Paramtype, PipeTransform, ValidationPipe } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
 import { ValidationError } from '@app/common';
 import { toFieldProblems, undeclaredBodyField } from './validation-problems';
 
@@ -13,6 +14,13 @@ const PASSED_AS_IS = new Set<unknown>([undefined, null, Object, Array, Buffer, D
 function isValidatedParameter(type: Paramtype, metatype: unknown): boolean {
   if (type === 'custom' || PASSED_AS_IS.has(metatype)) return false;
   return !(type === 'param' && metatype === String);
+}
+
+/** An object with no own enumerable key: a request without query parameters, or a body `{}`. */
+function isEmptyObject(value: unknown): value is Record<string, never> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
+  return true;
 }
 
 /** How the refusal of a DTO reads: the error's message, and the problem of a field it does not declare. */
@@ -46,18 +54,34 @@ function validationWith(wording: RefusalWording): ValidationPipe {
  * The validation pipe: transforms plain bodies and queries into their DTOs, refuses unknown and
  * read-only fields, and lists every offending field in `details`. A value with nothing to check
  * (a string where a string is declared, or a parameter `isValidatedParameter` leaves out) is
- * answered synchronously, as ValidationPipe would answer it.
+ * answered synchronously, as ValidationPipe would answer it. So is an empty query or body of a
+ * DTO that the pipe has once accepted empty (every field optional): ValidationPipe would only
+ * instantiate it again, at the price of a pass through class-validator's metadata on most reads.
  */
 export class AppValidationPipe implements PipeTransform {
   private readonly bodyValidation = validationWith(BODY_WORDING);
   /** The ValidationPipe of each DTO that words its refusals itself. */
   private readonly wordedValidations = new WeakMap<object, ValidationPipe>();
+  /** Per DTO, whether ValidationPipe accepted it empty; absent until an empty one came. */
+  private readonly acceptsEmpty = new WeakMap<object, boolean>();
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
-    if (!isValidatedParameter(metadata.type, metadata.metatype) || (metadata.metatype === String && typeof value === 'string')) {
+    const dto = metadata.metatype;
+    if (!isValidatedParameter(metadata.type, dto) || (dto === String && typeof value === 'string')) {
       return value;
     }
-    return this.validationFor(metadata.metatype).transform(value, metadata);
+    const validation = this.validationFor(dto);
+    if (dto === undefined || !isEmptyObject(value)) return validation.transform(value, metadata);
+    const acceptsEmpty = this.acceptsEmpty.get(dto);
+    if (acceptsEmpty === true) return plainToInstance(dto, value);
+    const validated = validation.transform(value, metadata);
+    if (acceptsEmpty === undefined) {
+      validated.then(
+        () => this.acceptsEmpty.set(dto, true),
+        () => this.acceptsEmpty.set(dto, false),
+      );
+    }
+    return validated;
   }
 
   private validationFor(dto: ArgumentMetadata['metatype']): ValidationPipe {
