@@ -22,10 +22,10 @@
  * The table is printed and written to .bench/delivery-results.md. Everything it creates
  * (databases, Redis keys, processes, certificate) is removed at the end.
  */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Pool } from 'pg';
 import { newId } from '@app/common';
@@ -34,6 +34,7 @@ import { RunningWorker, startBuiltWorker } from '@app/testing/built-worker';
 import { HttpsReceiver, startHttpsReceiver } from '@app/testing/https-receiver';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { cpuTimeOf } from './process-cpu';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const SERVICE_DATABASE = `rms_bench_delivery_${RUN}`;
@@ -61,7 +62,6 @@ const THROUGHPUT_TARGET = 0.7;
 const BENCH_APPLICATION = 'rms-delivery-bench';
 const WRITER_APPLICATION = 'rms-delivery-bench-writer';
 const LOG_DIR = '.bench';
-const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 const envOf = (database: string): NodeJS.ProcessEnv => ({
   ...benchServiceEnv(database),
@@ -115,16 +115,10 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** CPU time (user + system) of a process so far, in milliseconds; undefined once it is gone. */
+/** CPU time (user + system, all threads) of a process so far, in milliseconds; undefined once it is gone. */
 function cpuMsOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which may hold spaces: state is the first, utime the 12th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  const cpu = cpuTimeOf(pid);
+  return cpu && cpu.all / 1000;
 }
 
 /**
