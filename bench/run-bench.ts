@@ -49,7 +49,13 @@ const PORTS = {
   otlpSink: FIRST_PORT + 6,
   tracedAll: FIRST_PORT + 7,
   tracedTenth: FIRST_PORT + 8,
+  compared: FIRST_PORT + 9,
 };
+/**
+ * Another build's `dist/` (an earlier commit's worktree, say), to compare with this one instead of
+ * running the scenarios: on this noisy machine the way to see a change of a few percent.
+ */
+const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
 const LOG_DIR = '.bench';
 /** Every read row's target: this share of the floor's req/s (docs/performance.md). */
 const READ_FLOOR_SHARE = 0.85;
@@ -431,6 +437,10 @@ async function main(): Promise<void> {
       },
     ];
 
+    if (COMPARED_DIST !== undefined) {
+      report(await buildComparison(COMPARED_DIST, byId, jwt), idle, flags);
+      return;
+    }
     const rows: Row[] = [];
     for (const scenario of scenarios) {
       await logIn();
@@ -461,16 +471,7 @@ async function main(): Promise<void> {
     await logIn();
     rows.push(...(await tracingCosts(byId, jwt)));
 
-    const output = `${table(rows)}\n\n${memoryTable(rows, idle, flags)}`;
-    const failures = rows
-      .filter((row) => row.service.non2xx + (row.floor?.non2xx ?? 0) + (row.baseline?.non2xx ?? 0) > 0)
-      .map(
-        (row) =>
-          `${row.scenario}: ${row.service.non2xx} non-2xx (floor ${row.floor?.non2xx ?? 0}, baseline ${row.baseline?.non2xx ?? 0})`,
-      );
-    writeFileSync(`${LOG_DIR}/results.md`, `${output}\n`);
-    process.stdout.write(`\n${output}\n\n`);
-    if (failures.length > 0) process.stdout.write(`non-2xx answers seen:\n${failures.join('\n')}\n`);
+    report(rows, idle, flags);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -479,6 +480,20 @@ async function main(): Promise<void> {
     await admin.end();
     await deleteRedisKeys(REDIS_URL, DATABASE);
   }
+}
+
+/** Prints the tables, writes them to `.bench/results.md`, and lists every non-2xx answer seen. */
+function report(rows: Row[], idle: IdleMemory, flags: string): void {
+  const output = `${table(rows)}\n\n${memoryTable(rows, idle, flags)}`;
+  const failures = rows
+    .filter((row) => row.service.non2xx + (row.floor?.non2xx ?? 0) + (row.baseline?.non2xx ?? 0) > 0)
+    .map(
+      (row) =>
+        `${row.scenario}: ${row.service.non2xx} non-2xx (floor ${row.floor?.non2xx ?? 0}, baseline ${row.baseline?.non2xx ?? 0})`,
+    );
+  writeFileSync(`${LOG_DIR}/results.md`, `${output}\n`);
+  process.stdout.write(`\n${output}\n\n`);
+  if (failures.length > 0) process.stdout.write(`non-2xx answers seen:\n${failures.join('\n')}\n`);
 }
 
 /**
@@ -641,3 +656,30 @@ main().catch((error: unknown) => {
   for (const child of children) child.kill('SIGTERM');
   process.exit(1);
 });
+
+/**
+ * A read by id with a JWT and the rate limit through this build and through the one in `dist`,
+ * beside the floor, in the same alternating rounds. The other build runs against this build's
+ * schema and seed, so it must share the schema (migrations are not run for it).
+ */
+async function buildComparison(dist: string, paths: string[], headers: Record<string, string>): Promise<Row[]> {
+  startProcess('api-compared', [...API_NODE_FLAGS, join(dist, 'apps/api/src/main.js')], { ...serviceEnv, PORT: String(PORTS.compared) }, 'metrics');
+  await waitFor(`http://127.0.0.1:${PORTS.compared}/health/ready`);
+  const [current, compared, floor] = await measureRounds([
+    { port: PORTS.api, load: { paths, headers } },
+    { port: PORTS.compared, load: { paths, headers } },
+    { port: PORTS.floor, load: { paths } },
+  ]);
+  const change = (ours: number, theirs: number): string => `${ours >= theirs ? '+' : ''}${((ours / theirs - 1) * 100).toFixed(1)}%`;
+  const cpuChange = current.cpu && compared.cpu ? `, CPU per request ${change(current.cpu.all, compared.cpu.all)}` : '';
+  return [
+    { scenario: `GET /resources/{id}, the build in ${dist}`, service: compared, floor, target: '(reference)', pass: true },
+    {
+      scenario: `GET /resources/{id}, this build (${change(current.rps, compared.rps)} req/s${cpuChange})`,
+      service: current,
+      floor,
+      target: '(reported)',
+      pass: true,
+    },
+  ];
+}
