@@ -119,8 +119,7 @@ interface Measured {
 
 /**
  * The rounds of one target: medians, the range of req/s, every non-2xx answer, and its process's
- * memory and CPU time per request meanwhile. CPU per request moves far less with the machine's
- * other load than req/s does, so it tells a change's effect in one run.
+ * memory and CPU time per request meanwhile (whether a slower process works more or waits more).
  */
 interface Summary extends Omit<Measured, 'requests'> {
   rpsMin: number;
@@ -354,7 +353,6 @@ async function main(): Promise<void> {
     };
     await logIn();
     const ids = await seedResources(db, ownerId, SEEDED);
-    const deep = await deepCursor(PORTS.api, jwt, 90_000);
 
     const fixedOwner = { ...serviceEnv, BENCH_OWNER_ID: ownerId };
     startProcess('baseline', compiled('baseline-server'), { ...fixedOwner, PORT: String(PORTS.baseline) }, 'bench-route');
@@ -363,9 +361,14 @@ async function main(): Promise<void> {
     await waitFor(`http://127.0.0.1:${PORTS.floor}/`);
     const flags = sameNodeFlags(api, floorProcess);
     const idle = [idleApi, ...(await idleMemory([PORTS.floor, PORTS.baseline]))];
+    const byId = ids.map((id) => `/v2/resources/${id}`);
+    if (COMPARED_DIST !== undefined) {
+      report(await buildComparison(COMPARED_DIST, byId, jwt), idle, flags);
+      return;
+    }
+    const deep = await deepCursor(PORTS.api, jwt, 90_000);
     const baselineDeep = await baselineCursor(db, ownerId, 90_000);
 
-    const byId = ids.map((id) => `/v2/resources/${id}`);
     const bulkBody = JSON.stringify({ resources: Array.from({ length: 100 }, (_, n) => resourceBody(n)) });
     const floorTarget = (service: Summary, floor?: Summary): [string, boolean] => [
       `>= ${READ_FLOOR_SHARE * 100}% of floor req/s`,
@@ -437,10 +440,6 @@ async function main(): Promise<void> {
       },
     ];
 
-    if (COMPARED_DIST !== undefined) {
-      report(await buildComparison(COMPARED_DIST, byId, jwt), idle, flags);
-      return;
-    }
     const rows: Row[] = [];
     for (const scenario of scenarios) {
       await logIn();
@@ -651,12 +650,6 @@ async function tracingCosts(paths: string[], headers: Record<string, string>): P
   ];
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  for (const child of children) child.kill('SIGTERM');
-  process.exit(1);
-});
-
 /**
  * A read by id with a JWT and the rate limit through this build and through the one in `dist`,
  * beside the floor, in the same alternating rounds. The other build runs against this build's
@@ -683,3 +676,9 @@ async function buildComparison(dist: string, paths: string[], headers: Record<st
     },
   ];
 }
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  for (const child of children) child.kill('SIGTERM');
+  process.exit(1);
+});

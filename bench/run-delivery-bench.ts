@@ -35,6 +35,7 @@ import { HttpsReceiver, startHttpsReceiver } from '@app/testing/https-receiver';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 import { cpuTimeOf } from './process-cpu';
+import { median } from './process-memory';
 
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const SERVICE_DATABASE = `rms_bench_delivery_${RUN}`;
@@ -108,12 +109,6 @@ function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /** CPU time (user + system, all threads) of a process so far, in milliseconds; undefined once it is gone. */
 function cpuMsOf(pid: number): number | undefined {
