@@ -124,6 +124,35 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     await waitUntil(() => (distinctEvents('/crash') === 200 ? true : undefined), 150000);
   }, 240000);
 
+  it('a worker killed while its deliveries wait on the receiver: another worker sends them again within 15 s', async () => {
+    const redis = await privateRedis();
+    const owner = await createUser(t.http);
+    await subscribe(owner, '/held');
+    // The first request of each event is left unanswered, so that every delivery is in flight,
+    // its job locked by the first worker, when that worker is killed.
+    const held: ServerResponse[] = [];
+    const firstSeen = new Set<string>();
+    handlers.set('/held', (request, res) => {
+      const eventId = String(request.headers['x-webhook-event-id']);
+      if (firstSeen.has(eventId)) return void res.writeHead(200).end('ok');
+      firstSeen.add(eventId);
+      held.push(res);
+    });
+    try {
+      const first = await worker(redis, { WEBHOOK_DELIVERY_CONCURRENCY: '5' });
+      await createResources(owner, 5);
+      await waitUntil(() => (held.length === 5 ? true : undefined), 20_000);
+      await first.kill();
+      await worker(redis);
+      // Within DELIVERY_LOCK_MS and the next stalled-job check (15 s), with slack for a busy
+      // machine; BullMQ's defaults gave the jobs back only after 30-60 s.
+      await waitUntil(() => (arrivals('/held').length === 10 ? true : undefined), 25_000);
+      expect(distinctEvents('/held')).toBe(5);
+    } finally {
+      held.forEach((res) => res.destroy());
+    }
+  }, 90_000);
+
   it('Redis stopped while resources are created: once it is back, the relay delivers all their events', async () => {
     const redis = await privateRedis();
     const owner = await createUser(t.http);

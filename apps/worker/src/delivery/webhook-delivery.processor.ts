@@ -15,6 +15,14 @@ import { signatureHeaders } from './webhook-signature';
 const DELIVERY_TIMEOUT_MS = 5000;
 /** The receiver asked never to be called again. */
 const GONE = 410;
+/**
+ * A job's lock, renewed every half of it while the attempt runs (an attempt lasts at most
+ * DELIVERY_TIMEOUT_MS and two statements). When a worker dies, its jobs are free once the lock
+ * runs out and the next stalled-job check, on any worker, queues them again: within 15 s of the
+ * crash, where BullMQ's defaults (30 s and 30 s) took up to a minute.
+ */
+export const DELIVERY_LOCK_MS = 10_000;
+export const STALLED_CHECK_INTERVAL_MS = 5_000;
 
 /** The BullMQ job id of one attempt: a second enqueue of the same attempt is a no-op. */
 export function deliveryJobId(deliveryId: string, attempt: number): string {
@@ -26,7 +34,7 @@ export function deliveryJobId(deliveryId: string, attempt: number): string {
  * row, not BullMQ, holds the attempt count, so a job repeated after a crash sends at most one
  * extra attempt and never skips the schedule.
  */
-@Processor(WEBHOOK_DELIVERIES_QUEUE)
+@Processor(WEBHOOK_DELIVERIES_QUEUE, { lockDuration: DELIVERY_LOCK_MS, stalledInterval: STALLED_CHECK_INTERVAL_MS })
 export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger(WebhookDeliveryProcessor.name);
   private readonly schedule: number[];
