@@ -74,6 +74,17 @@ module.exports = {
       from: { path: '^apps/api/src/[^/]+/' },
       to: { path: '^apps/api/src/[^/]+\\.ts$' },
     },
+    {
+      name: 'context-reaches-into-another',
+      comment:
+        "A context uses another through what it publishes: its root files (module, exported services, views, contracts), the services and views of its parts, its dto/ and its decorators/. The rest of its subfolders (guards, strategies, pages) are its own.",
+      severity: 'error',
+      from: { path: '^apps/api/src/([^/]+)/' },
+      to: {
+        path: '^apps/api/src/[^/]+/.+/',
+        pathNot: ['^apps/api/src/$1/', '^apps/api/src/platform/', '/dto/', '/decorators/', '\\.service\\.ts$', '\\.view\\.ts$'],
+      },
+    },
     ...repositoryRules,
     {
       name: 'repository-without-owners',

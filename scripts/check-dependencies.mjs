@@ -19,7 +19,7 @@ const TOP_FOLDER = /^(apps\/[^/]+\/src\/[^/]+|libs\/[^/]+)\//;
 /**
  * Cycles between top-level folders, each file folded into its folder. dependency-cruiser's folder
  * rule takes an import at the folder of the file it names, so it misses a ring that returns
- * through a subfolder, such as auth/ → api-keys/ → auth/credentials/.
+ * through a subfolder, such as auth/ → api-keys/ → auth/guards/.
  */
 function topFolderCycles(modules) {
   const edges = new Map();

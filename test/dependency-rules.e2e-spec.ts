@@ -55,6 +55,20 @@ const ALLOWED: Tree = {
   'apps/api/src/organizations/membership.module.ts': source('membership', './organizations.service'),
   'apps/api/src/resources/resources.service.ts': source('resources', '../organizations/membership.module'),
   'apps/api/src/app.module.ts': source('app', './resources/resources.service', './organizations/organizations.service'),
+  // What a context publishes: root files, the services and views of its parts, dto/ and decorators/.
+  'apps/api/src/auth/credential.ts': source('credential'),
+  'apps/api/src/auth/decorators/login-only.decorator.ts': source('login only'),
+  'apps/api/src/oauth/clients/oauth-clients.service.ts': source('oauth clients'),
+  'apps/api/src/oauth/clients/oauth-client.view.ts': source('oauth client view'),
+  'apps/api/src/oauth/clients/dto/create-oauth-client.dto.ts': source('create oauth client'),
+  'apps/api/src/console/oauth-clients/oauth-client.pages.ts': source(
+    'console',
+    '../../auth/credential',
+    '../../auth/decorators/login-only.decorator',
+    '../../oauth/clients/oauth-clients.service',
+    '../../oauth/clients/oauth-client.view',
+    '../../oauth/clients/dto/create-oauth-client.dto',
+  ),
 };
 
 describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.mjs)', () => {
@@ -90,6 +104,10 @@ describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.
         'apps/worker/src/relay/outbox-relay.service.ts': source('relay', '../../../api/src/resources/resources.service'),
         'apps/api/src/platform/pagination/cursor.ts': source('cursor', '../../users/user.view'),
         'apps/api/src/oauth/oauth.module.ts': source('oauth', '../app.module'),
+        // A context reaching into what another keeps to itself.
+        'apps/api/src/auth/guards/scope.guard.ts': source('scope guard'),
+        'apps/api/src/oauth/authorize/pages/page-layout.ts': source('page layout'),
+        'apps/api/src/console/sign-in/sign-in.page.ts': source('sign-in', '../../oauth/authorize/pages/page-layout', '../../auth/guards/scope.guard'),
       });
     });
 
@@ -123,6 +141,14 @@ describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.
         'error repository-imports-a-repository: libs/database/src/repositories/event.repository.ts → libs/database/src/repositories/organization.repository.ts',
       );
       expect(result.output).not.toContain('libs/database/src/repositories/resource.repository.ts →');
+    });
+
+    it('finds a context importing what another keeps in its subfolders, and lets through what it publishes', () => {
+      expect(result.output).toContain(
+        'error context-reaches-into-another: apps/api/src/console/sign-in/sign-in.page.ts → apps/api/src/oauth/authorize/pages/page-layout.ts',
+      );
+      expect(result.output).toContain('error context-reaches-into-another: apps/api/src/console/sign-in/sign-in.page.ts → apps/api/src/auth/guards/scope.guard.ts');
+      expect(result.output).not.toContain('context-reaches-into-another: apps/api/src/console/oauth-clients/');
     });
 
     it('finds the worker importing the API, platform importing a context, and a context importing the composition root', () => {

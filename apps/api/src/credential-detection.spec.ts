@@ -2,7 +2,7 @@ import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { API_KEY_CREDENTIAL } from './api-keys/api-key.credential';
 import { detectCredential as detectAmong, refuseRemovedMethods } from './auth/credential-detector';
-import type { CredentialCarrier, CredentialStrategy } from './auth/credentials/credential';
+import type { CredentialCarrier, CredentialStrategy } from './auth/credential';
 import type { RouteAccess } from './auth/route-access';
 import { JWT_CREDENTIAL } from './auth/strategies/jwt.credential';
 import { OAUTH_TOKEN_CREDENTIAL } from './oauth/credential/oauth-token.credential';

@@ -1,4 +1,4 @@
-import type { CredentialCarrier, CredentialDescriptor } from '../auth/credentials/credential';
+import type { CredentialCarrier, CredentialDescriptor } from '../auth/credential';
 
 export const API_KEY_HEADER = 'X-API-Key';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { HeaderAPIKeyStrategy } from 'passport-headerapikey';
-import { AuthenticatesCredential, CredentialStrategy, ProvenCredential } from '../auth/credentials/credential';
+import { AuthenticatesCredential, CredentialStrategy, ProvenCredential } from '../auth/credential';
 import { API_KEY_CREDENTIAL, API_KEY_HEADER } from './api-key.credential';
 import { ApiKeysService } from './api-keys.service';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AccountDirectory, AccountSnapshot } from './account-directory.service';
-import { CredentialRegistry } from './credentials/credential-registry';
+import { CredentialRegistry } from './credential-registry';
 
 /** What a credential proves, with its kind; the account's role and plan are added by the factory. */
 export type VerifiedCredential = Omit<AuthContext, 'role' | 'plan'>;

@@ -8,7 +8,7 @@ import { AuthContextFactory } from './auth-context.factory';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { CredentialRevocationService } from './credential-revocation.service';
-import { CredentialRegistry } from './credentials/credential-registry';
+import { CredentialRegistry } from './credential-registry';
 import { AuthenticationGuard } from './guards/authentication.guard';
 import { RevocationCheckGuard } from './guards/revocation-check.guard';
 import { ScopeGuard } from './guards/scope.guard';

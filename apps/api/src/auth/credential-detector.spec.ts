@@ -1,6 +1,6 @@
 import { AuthenticationRequiredError, CredentialKind, InvalidRequestError } from '@app/common';
 import { detectCredential, refuseRemovedMethods } from './credential-detector';
-import type { CredentialCarrier, CredentialDescriptor, CredentialStrategy } from './credentials/credential';
+import type { CredentialCarrier, CredentialDescriptor, CredentialStrategy } from './credential';
 import type { RouteAccess } from './route-access';
 
 /** A credential carried in an `X-<kind>` header, unless described otherwise. */

@@ -1,5 +1,5 @@
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { alternatives, authorizationHeader, bearerToken, CredentialCarrier, CredentialStrategy } from './credentials/credential';
+import { alternatives, authorizationHeader, bearerToken, CredentialCarrier, CredentialStrategy } from './credential';
 import type { RouteAccess } from './route-access';
 
 const BEARER = /^Bearer\s+\S+$/i;

@@ -5,8 +5,8 @@ import { connectRunRedis } from '@app/testing';
 import type { AuthContext, CredentialKind } from '@app/common';
 import { RedisTurn } from '../platform/redis/redis-turn';
 import { CredentialRevocationService } from './credential-revocation.service';
-import type { CredentialDescriptor, CredentialStrategy } from './credentials/credential';
-import { CredentialRegistry } from './credentials/credential-registry';
+import type { CredentialDescriptor, CredentialStrategy } from './credential';
+import { CredentialRegistry } from './credential-registry';
 import { accessTokenMark, JWT_CREDENTIAL, refreshFamilyMark } from './strategies/jwt.credential';
 
 /** A credential revoked by a mark per id, and one revoked where it is verified. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS, RedisClient } from '@app/database';
 import { PipelineLane, RedisTurn } from '../platform/redis/redis-turn';
-import { CredentialRegistry } from './credentials/credential-registry';
+import { CredentialRegistry } from './credential-registry';
 
 /**
  * Whether a credential has been revoked, for every API replica: a revoked credential leaves a

@@ -4,7 +4,7 @@ import { SessionModule } from '../session/session.module';
 import { AuthorizationController } from './authorize/authorization.controller';
 import { AuthorizationFlowService } from './authorize/authorization-flow.service';
 import { AuthorizationRequestInspector } from './authorize/authorization-request';
-import { LoginCsrf } from './authorize/login-csrf';
+import { LoginCsrf } from './authorize/login-csrf.service';
 import { OAuthClientsController } from './clients/oauth-clients.controller';
 import { OAuthClientsService } from './clients/oauth-clients.service';
 import { OAuthTokenStrategy } from './credential/oauth-token.strategy';

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ALL_SCOPES } from '@app/common';
-import { describeScope } from '../oauth/authorize/pages/scope-descriptions';
+import { describeScope } from '../auth/scope-descriptions';
 import { AppConfig } from '@app/config';
 import { API_TAGS } from '../platform/openapi/api-tags';
 import { DELIVERY_HEADER_PARAMETERS, EVENT_MODELS, eventSchemas, eventWebhooks } from '../events/event.openapi';

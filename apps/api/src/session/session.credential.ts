@@ -1,5 +1,5 @@
 import type { AppConfig } from '@app/config';
-import type { CredentialDescriptor } from '../auth/credentials/credential';
+import type { CredentialDescriptor } from '../auth/credential';
 import { readCookie, sessionCookieName } from './session-cookie';
 import { sessionRevocationMark } from './session.store';
 

@@ -2,7 +2,7 @@ import type { DiscoveryService } from '@nestjs/core';
 import type Redis from 'ioredis';
 import { connectRunRedis } from '@app/testing';
 import { CredentialRevocationService } from '../auth/credential-revocation.service';
-import { CredentialRegistry } from '../auth/credentials/credential-registry';
+import { CredentialRegistry } from '../auth/credential-registry';
 import { RedisTurn } from '../platform/redis/redis-turn';
 import { SESSION_TTL_SECONDS, SessionStore } from './session.store';
 

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { Strategy } from 'passport-custom';
 import { ALL_SCOPES, AuthenticationRequiredError, InsufficientPermissionsError } from '@app/common';
 import { AppConfig } from '@app/config';
-import { AuthenticatesCredential, CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../auth/credentials/credential';
+import { AuthenticatesCredential, CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../auth/credential';
 import { secretsEqual } from '../auth/opaque-secret';
 import { readCookie, sessionCookieName } from './session-cookie';
 import { sessionCredential } from './session.credential';

@@ -8,8 +8,8 @@ import type { AuthenticatedRequest } from '../../platform/decorators/auth.decora
 import { Public } from '../../platform/decorators/public.decorator';
 import { AccountDirectory } from '../account-directory.service';
 import { AuthContextFactory } from '../auth-context.factory';
-import type { CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../credentials/credential';
-import { CredentialRegistry } from '../credentials/credential-registry';
+import type { CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../credential';
+import { CredentialRegistry } from '../credential-registry';
 import { RouteAccessReader } from '../route-access';
 import { AuthenticationGuard } from './authentication.guard';
 

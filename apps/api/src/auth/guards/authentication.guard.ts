@@ -4,8 +4,8 @@ import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 import { AuthContextFactory } from '../auth-context.factory';
 import { detectCredential, refuseRemovedMethods } from '../credential-detector';
-import { CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../credentials/credential';
-import { CredentialRegistry } from '../credentials/credential-registry';
+import { CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../credential';
+import { CredentialRegistry } from '../credential-registry';
 import { RouteAccessReader } from '../route-access';
 
 /** How a strategy's `authenticate` ended: what it proved, or why it did not. */

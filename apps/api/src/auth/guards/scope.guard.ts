@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
 import { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
-import { alternatives } from '../credentials/credential';
-import { CredentialRegistry } from '../credentials/credential-registry';
+import { alternatives } from '../credential';
+import { CredentialRegistry } from '../credential-registry';
 import { RouteAccessReader } from '../route-access';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);

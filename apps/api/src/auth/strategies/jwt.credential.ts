@@ -1,4 +1,4 @@
-import type { CredentialDescriptor } from '../credentials/credential';
+import type { CredentialDescriptor } from '../credential';
 
 const LOGIN_HINT = 'log in with POST /v2/auth/login and send Authorization: Bearer <access_token>';
 

@@ -8,7 +8,7 @@ import type { AuthenticatedRequest } from '../../platform/decorators/auth.decora
 import type { UserRepository } from '@app/database/repositories/user.repository';
 import { AccountDirectory } from '../account-directory.service';
 import { AuthContextFactory } from '../auth-context.factory';
-import { CredentialRegistry } from '../credentials/credential-registry';
+import { CredentialRegistry } from '../credential-registry';
 import { AuthenticationGuard } from '../guards/authentication.guard';
 import { RouteAccessReader } from '../route-access';
 import { JWT_ISSUER } from '../token.service';

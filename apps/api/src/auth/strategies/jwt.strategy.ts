@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { ALL_SCOPES, AuthenticationRequiredError } from '@app/common';
-import { AuthenticatesCredential, CredentialStrategy, ProvenCredential } from '../credentials/credential';
+import { AuthenticatesCredential, CredentialStrategy, ProvenCredential } from '../credential';
 import { JWT_ALGORITHM, JWT_ISSUER, jwtAudience, TokenClaims } from '../token.service';
 import { JWT_CREDENTIAL } from './jwt.credential';
 import { VerifiedJwtCache } from './verified-jwt.cache';

@@ -2,7 +2,7 @@ import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../../api-keys/api-keys.service';
 import { CreateApiKeyDto } from '../../api-keys/dto/create-api-key.dto';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
 import { checkAs, FormFields, listOf, pageOf, textOf } from '../console-form';
 import { ConsolePages } from '../console-pages.decorator';

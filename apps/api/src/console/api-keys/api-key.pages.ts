@@ -1,6 +1,6 @@
 import type { FieldProblem } from '@app/common';
 import type { ApiKeyView, CreatedApiKeyView } from '../../api-keys/api-key.view';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { SCOPE_CHOICES } from '../rendering/choices';

@@ -1,5 +1,5 @@
 import type { EventKind, EventPayload } from '@app/common';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import type { DeliveryView } from '../../webhooks/webhook.view';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';

@@ -1,6 +1,6 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import { CreateOAuthClientDto } from '../../oauth/clients/dto/create-oauth-client.dto';
 import { OAuthClientsService } from '../../oauth/clients/oauth-clients.service';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';

@@ -1,5 +1,5 @@
 import type { MemberView, OrganizationView } from '../../organizations/organization.view';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { consolePage } from '../rendering/console-layout';

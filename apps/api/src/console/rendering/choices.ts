@@ -1,5 +1,5 @@
 import { ALL_SCOPES, EVENT_KINDS } from '@app/common';
-import { describeScope } from '../../oauth/authorize/pages/scope-descriptions';
+import { describeScope } from '../../auth/scope-descriptions';
 import type { Choice } from './forms';
 
 /** Every scope, named as the consent page names it. */

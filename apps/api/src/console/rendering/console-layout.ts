@@ -1,4 +1,4 @@
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { SCRIPT_PATH, STYLESHEET_PATH } from './assets/console-assets';

@@ -1,5 +1,5 @@
 import type { FieldProblem } from '@app/common';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import type { SignedInUser } from '../access/signed-in-user';
 import { CONSOLE_HOME, consolePaths } from '../console-paths';
 import { consolePage } from './console-layout';

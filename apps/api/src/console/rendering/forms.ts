@@ -1,5 +1,5 @@
 import type { FieldProblem } from '@app/common';
-import { hiddenInputs } from '../../oauth/authorize/pages/page-layout';
+import { hiddenInputs } from '../../platform/pages/page-layout';
 import type { SignedInUser } from '../access/signed-in-user';
 import { Html, html } from './html';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../oauth/authorize/pages/page-layout';
+import { escapeHtml } from '../../platform/pages/page-layout';
 
 /** Markup already built by `html`: inserted into another template as it is. */
 export class Html {

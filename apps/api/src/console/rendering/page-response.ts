@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 
 /** Writes a page as it is: Express's own send, so no JSON envelope is put around it. */
 export function sendPage(res: Response, page: RenderedPage): void {

@@ -1,4 +1,4 @@
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import { consolePaths } from '../console-paths';
 import { consolePage } from '../rendering/console-layout';
 import { textField } from '../rendering/forms';

@@ -2,7 +2,7 @@ import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { EventPayload, ResourceNotFoundError, ValidationError } from '@app/common';
 import { EventsService } from '../../events/events.service';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
 import { TestWebhookDto } from '../../webhooks/dto/test-webhook.dto';
 import { UpdateWebhookDto } from '../../webhooks/dto/update-webhook.dto';

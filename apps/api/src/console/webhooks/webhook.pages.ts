@@ -1,5 +1,5 @@
 import type { EventPayload, FieldProblem } from '@app/common';
-import type { RenderedPage } from '../../oauth/authorize/pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 import type { DeliveryAttemptView, CreatedWebhookView, DeliveryView, WebhookView } from '../../webhooks/webhook.view';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';

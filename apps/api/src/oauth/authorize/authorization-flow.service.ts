@@ -14,9 +14,9 @@ import {
   UntrustedAuthorizationRequest,
   ValidAuthorizationRequest,
 } from './authorization-request';
-import { LoginCsrf } from './login-csrf';
+import { LoginCsrf } from './login-csrf.service';
 import { consentPage, CONSENT_FORM_PATH, errorPage, loginPage } from './pages/authorization-pages';
-import type { RenderedPage } from './pages/page-layout';
+import type { RenderedPage } from '../../platform/pages/page-layout';
 
 /** The cookie of the login form's pre-session (`LoginCsrf`), `__Host-` prefixed over https. */
 export const LOGIN_CSRF_COOKIE = 'rms_oauth_csrf';

@@ -1,5 +1,5 @@
 import { OAUTH_ACCESS_TOKEN_PREFIX } from '@app/common';
-import type { CredentialDescriptor } from '../../auth/credentials/credential';
+import type { CredentialDescriptor } from '../../auth/credential';
 
 /**
  * An OAuth 2.0 access token, `Authorization: Bearer oat_...`: its prefix tells it from a JWT. It

@@ -1,6 +1,6 @@
 import type { Scope } from '@app/common';
-import { describeScope } from './scope-descriptions';
-import { escapeHtml, hiddenInputs, RenderedPage, renderPage } from './page-layout';
+import { describeScope } from '../../../auth/scope-descriptions';
+import { escapeHtml, hiddenInputs, RenderedPage, renderPage } from '../../../platform/pages/page-layout';
 
 export const LOGIN_FORM_PATH = '/oauth/authorize/login';
 export const CONSENT_FORM_PATH = '/oauth/authorize';

@@ -8,7 +8,7 @@ const AREAS: Record<ScopeArea, string> = {
   events: 'event history',
 };
 
-/** A scope in words, for the consent page. */
+/** A scope in words, for the consent page and the console's scope choices. */
 export function describeScope(scope: Scope): string {
   const [access, area] = scope.split(':') as ['read' | 'write', ScopeArea];
   return access === 'read' ? `See your ${AREAS[area]}` : `Create, change and delete your ${AREAS[area]}`;

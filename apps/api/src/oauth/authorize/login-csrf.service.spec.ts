@@ -1,5 +1,5 @@
 import { AppConfig } from '@app/config';
-import { LoginCsrf } from './login-csrf';
+import { LoginCsrf } from './login-csrf.service';
 
 const csrfWith = (secret: string): LoginCsrf => new LoginCsrf(Object.assign(new AppConfig(), { JWT_SECRET: secret }));
 

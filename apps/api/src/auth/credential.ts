@@ -2,7 +2,7 @@ import { DiscoveryService } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Strategy } from 'passport';
 import type { AuthContext, CredentialKind } from '@app/common';
-import type { RouteAccess } from '../route-access';
+import type { RouteAccess } from './route-access';
 
 /** The parts of a request that can carry a credential. */
 export interface CredentialCarrier {
