@@ -21,8 +21,8 @@ const GONE = 410;
  * runs out and the next stalled-job check, on any worker, queues them again: within 15 s of the
  * crash, where BullMQ's defaults (30 s and 30 s) took up to a minute.
  */
-export const DELIVERY_LOCK_MS = 10_000;
-export const STALLED_CHECK_INTERVAL_MS = 5_000;
+const DELIVERY_LOCK_MS = 10_000;
+const STALLED_CHECK_INTERVAL_MS = 5_000;
 
 /** The BullMQ job id of one attempt: a second enqueue of the same attempt is a no-op. */
 export function deliveryJobId(deliveryId: string, attempt: number): string {
