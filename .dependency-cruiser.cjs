@@ -77,12 +77,13 @@ module.exports = {
     {
       name: 'context-reaches-into-another',
       comment:
-        "A context uses another through what it publishes: its root files (module, exported services, views, contracts), the services and views of its parts, its dto/ and its decorators/. The rest of its subfolders (guards, strategies, pages) are its own.",
+        "A context uses another through what it publishes: its root files (module, exported services, views, contracts), the services and views at the root of its parts, its dto/ and its decorators/. The rest of its subfolders (guards, strategies, pages) are its own.",
       severity: 'error',
       from: { path: '^apps/api/src/([^/]+)/' },
       to: {
         path: '^apps/api/src/[^/]+/.+/',
-        pathNot: ['^apps/api/src/$1/', '^apps/api/src/platform/', '/dto/', '/decorators/', '\\.service\\.ts$', '\\.view\\.ts$'],
+        // A part's services and views are published at its root only: one in a deeper folder is the part's own.
+        pathNot: ['^apps/api/src/$1/', '^apps/api/src/platform/', '/dto/', '/decorators/', '^apps/api/src/[^/]+/[^/]+/[^/]+\\.(service|view)\\.ts$'],
       },
     },
     ...repositoryRules,

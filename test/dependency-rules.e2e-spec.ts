@@ -55,7 +55,7 @@ const ALLOWED: Tree = {
   'apps/api/src/organizations/membership.module.ts': source('membership', './organizations.service'),
   'apps/api/src/resources/resources.service.ts': source('resources', '../organizations/membership.module'),
   'apps/api/src/app.module.ts': source('app', './resources/resources.service', './organizations/organizations.service'),
-  // What a context publishes: root files, the services and views of its parts, dto/ and decorators/.
+  // What a context publishes: root files, the services and views at the root of its parts, dto/ and decorators/.
   'apps/api/src/auth/credential.ts': source('credential'),
   'apps/api/src/auth/decorators/login-only.decorator.ts': source('login only'),
   'apps/api/src/oauth/clients/oauth-clients.service.ts': source('oauth clients'),
@@ -107,7 +107,13 @@ describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.
         // A context reaching into what another keeps to itself.
         'apps/api/src/auth/guards/scope.guard.ts': source('scope guard'),
         'apps/api/src/oauth/authorize/pages/page-layout.ts': source('page layout'),
-        'apps/api/src/console/sign-in/sign-in.page.ts': source('sign-in', '../../oauth/authorize/pages/page-layout', '../../auth/guards/scope.guard'),
+        'apps/api/src/oauth/authorize/pages/consent.service.ts': source('consent'),
+        'apps/api/src/console/sign-in/sign-in.page.ts': source(
+          'sign-in',
+          '../../oauth/authorize/pages/page-layout',
+          '../../auth/guards/scope.guard',
+          '../../oauth/authorize/pages/consent.service',
+        ),
       });
     });
 
@@ -148,6 +154,9 @@ describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.
         'error context-reaches-into-another: apps/api/src/console/sign-in/sign-in.page.ts → apps/api/src/oauth/authorize/pages/page-layout.ts',
       );
       expect(result.output).toContain('error context-reaches-into-another: apps/api/src/console/sign-in/sign-in.page.ts → apps/api/src/auth/guards/scope.guard.ts');
+      expect(result.output).toContain(
+        'error context-reaches-into-another: apps/api/src/console/sign-in/sign-in.page.ts → apps/api/src/oauth/authorize/pages/consent.service.ts',
+      );
       expect(result.output).not.toContain('context-reaches-into-another: apps/api/src/console/oauth-clients/');
     });
 
