@@ -2,7 +2,7 @@
 # One image for both deployables. `docker run IMAGE api` (default) or `IMAGE worker` brings the
 # schema up to date (db:prepare) and starts that process; `IMAGE cli <command>` runs the admin CLI.
 
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 # The SDK is a workspace package: npm ci needs its manifest.
 COPY package.json package-lock.json ./
@@ -15,7 +15,7 @@ COPY apps ./apps
 COPY libs ./libs
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,3 +1,4 @@
+import '@app/config/require-supported-runtime';
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { AppError } from '@app/common';
