@@ -112,6 +112,7 @@ describe('loadConfig (docs/api.md#processes)', () => {
     ['PUBLIC_URL', 'https://api.example.com/v2'],
     ['WORKER_METRICS_PORT', '0'],
     ['WORKER_METRICS_PORT', 'metrics'],
+    ['TRACE_TRUST_INBOUND', 'yes'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     const problems = problemsOf({ JWT_SECRET: VALID_SECRET, [name]: value });
     expect(problems).toHaveLength(1);

@@ -163,6 +163,15 @@ export class AppConfig {
   TRUST_PROXY_HOPS = 0;
 
   /**
+   * `true` continues the trace context (`traceparent`, `tracestate`, `baggage`) a request comes
+   * with, for an API reached only through gateways that set or vet it; otherwise each request
+   * starts a new trace linked to the caller's span. Read by apps/api/src/tracing.ts, which
+   * starts before this class is loaded; checked here, so that a bad value stops the API.
+   */
+  @IsIn(['true', 'false'])
+  TRACE_TRUST_INBOUND = 'false';
+
+  /**
    * Milliseconds the API keeps serving after SIGTERM, with readiness answering 503, before it
    * drains: time for load balancers to stop sending it requests. Unset: 5000 in production, 0
    * otherwise (`shutdownDelayMs`).
