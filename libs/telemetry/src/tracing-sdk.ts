@@ -1,15 +1,13 @@
 import { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { Attributes, context, Span, TextMapPropagator } from '@opentelemetry/api';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { Attributes, context, Span } from '@opentelemetry/api';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-// The SDK's own reading of OTEL_PROPAGATORS, so that the edge wraps exactly what it would register.
-import { getPropagatorFromEnv } from '@opentelemetry/sdk-node/build/src/utils';
 import { ATTR_SERVICE_NAME, ATTR_URL_FULL, ATTR_URL_QUERY } from '@opentelemetry/semantic-conventions';
+import { configuredPropagator } from './configured-propagator';
 import { callerSpanContext, EdgePropagator } from './edge-propagator';
 import type { TracingSetup } from './tracing-setup';
 
@@ -32,12 +30,6 @@ function originOnly(options: RequestOptions): Attributes {
   const hostname = options.hostname ?? options.host ?? 'localhost';
   const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   return { [ATTR_URL_FULL]: `${options.protocol ?? 'http:'}//${host}${options.port ? `:${options.port}` : ''}` };
-}
-
-/** The propagator OTEL_PROPAGATORS names, or the SDK's default (W3C trace context and baggage); null for `none`. */
-function configuredPropagator(): TextMapPropagator | null {
-  const named = getPropagatorFromEnv();
-  return named === undefined ? new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }) : named;
 }
 
 /** Links an incoming request's span, which starts a new trace, to the span its caller sent. */
