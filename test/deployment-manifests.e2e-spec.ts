@@ -226,6 +226,8 @@ describe('deployment files', () => {
       const ini = find('ConfigMap', 'rms-pgbouncer').data?.['pgbouncer.ini'] ?? '';
       const setting = (name: string): string | undefined => new RegExp(`^${name} = (.+)$`, 'm').exec(ini)?.[1];
       expect(setting('pool_mode')).toBe('transaction');
+      // The server cancels first (the role's statement_timeout, and the client 1 s later); the pooler's bound comes last.
+      expect(Number(setting('query_timeout')) * 1000).toBeGreaterThan(config.DATABASE_STATEMENT_TIMEOUT_MS + 1000);
       const pgbouncer = find('Service', 'rms-pgbouncer');
       const database = new URL(config.DATABASE_URL);
       expect({ host: database.hostname, port: Number(database.port) }).toEqual({ host: 'rms-pgbouncer', port: pgbouncer.spec?.ports?.[0].port });

@@ -156,14 +156,21 @@ const TITLE = 'the API and the worker behind PgBouncer in transaction mode';
     expect(rows.filter((row) => pooled.includes(row.pid))).toEqual([]);
   }, 90_000);
 
-  it('sets the statement limits in each transaction, and leaves none on the pooled server connections', async () => {
+  it('sets the statement limits in each transaction, and gives the pooled role its own for statements outside one', async () => {
     const dataSource = t.app.get(DataSource);
     const [inTransaction] = await dataSource.transaction((manager) => manager.query(LIMITS_SQL));
     expect(inTransaction).toEqual({ statement_timeout: '1500ms', lock_timeout: '1s', idle_in_transaction_session_timeout: '7500ms' });
 
-    const { rows: serverDefaults } = await direct.query(LIMITS_SQL);
+    // The role's defaults in this database, set by the preparation: no SET of a transaction leaks.
+    const { rows: roleDefaults } = await direct.query<{ setconfig: string[] }>(
+      'SELECT setconfig FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database()) AND setrole = (SELECT oid FROM pg_roles WHERE rolname = current_user)',
+    );
+    expect(roleDefaults.map((row) => [...row.setconfig].sort())).toEqual([['lock_timeout=1000', 'statement_timeout=1500']]);
     const outside = await Promise.all(Array.from({ length: 8 }, () => dataSource.query(LIMITS_SQL)));
-    for (const [row] of outside) expect(row).toEqual(serverDefaults[0]);
+    const { rows: serverDefaults } = await direct.query("SELECT current_setting('idle_in_transaction_session_timeout') AS idle");
+    for (const [row] of outside) {
+      expect(row).toEqual({ statement_timeout: '1500ms', lock_timeout: '1s', idle_in_transaction_session_timeout: serverDefaults[0].idle });
+    }
   });
 
   it('cancels a slow statement and a long lock wait in a transaction on the server', async () => {
@@ -182,9 +189,39 @@ const TITLE = 'the API and the worker behind PgBouncer in transaction mode';
     }
   });
 
-  it('bounds a statement outside a transaction on the client', async () => {
+  it('cancels a slow statement outside a transaction on the server, before the client gives up', async () => {
     const started = Date.now();
-    await expect(t.app.get(DataSource).query('SELECT pg_sleep(4)')).rejects.toThrow(/Query read timeout/);
-    expect(Date.now() - started).toBeLessThan(3500);
+    await expect(t.app.get(DataSource).query('SELECT pg_sleep(4)')).rejects.toMatchObject({ code: '57014' });
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('answers a read blocked by a lock 503 within the deadline, and leaves no statement waiting on the server', async () => {
+    const created = await t.http.post('/v2/resources').set(...bearer()).send({ name: 'Behind a lock' }).expect(201);
+    const waitingStatements = async (): Promise<string[]> => {
+      const { rows } = await direct.query<{ query: string }>(
+        "SELECT query FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND wait_event_type = 'Lock'",
+      );
+      return rows.map((row) => row.query);
+    };
+
+    await direct.query('BEGIN');
+    try {
+      await direct.query('LOCK TABLE resources IN ACCESS EXCLUSIVE MODE');
+      const started = Date.now();
+      const read = await fetch(`${t.url}/v2/resources/${created.body.data.id}`, { headers: { authorization: `Bearer ${token}` } });
+      const elapsedMs = Date.now() - started;
+      expect(read.status).toBe(503);
+      expect(read.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await read.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
+      // The lock wait ends at lock_timeout (1 s), under DATABASE_STATEMENT_TIMEOUT_MS; the client's own bound is 2.5 s.
+      expect(elapsedMs).toBeLessThan(2000);
+
+      // Shortly after, while the lock is still held, no statement of the API waits on the server.
+      await waitUntil(async () => ((await waitingStatements()).length === 0 ? true : undefined), 1000);
+      const ready = await fetch(`${t.url}/health/ready`);
+      expect(ready.status).toBe(200);
+    } finally {
+      await direct.query('ROLLBACK');
+    }
   });
 });

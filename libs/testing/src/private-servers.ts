@@ -233,6 +233,8 @@ export class PrivatePgBouncer {
         'auth_type = trust',
         `auth_file = ${join(root, 'userlist.txt')}`,
         'pool_mode = transaction',
+        // As deploy/kubernetes/pgbouncer.yaml: past the service's statement timeouts, for a server that stops answering.
+        'query_timeout = 5',
         `default_pool_size = ${poolSize}`,
         'max_client_conn = 1000',
         `logfile = ${logFile}`,
