@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
@@ -222,6 +223,65 @@ const TITLE = 'the API and the worker behind PgBouncer in transaction mode';
       expect(ready.status).toBe(200);
     } finally {
       await direct.query('ROLLBACK');
+    }
+  });
+});
+
+/**
+ * When DATABASE_URL and DATABASE_DIRECT_URL name different roles, the preparation sets the pooled
+ * role's defaults from the direct connection if that role may (a superuser here); a role that may
+ * not leaves them to an administrator, with a warning, and the process still starts.
+ */
+describe("the pooled role's limits, set from the direct connection", () => {
+  const base = RUN_URL.pathname.slice(1);
+  const owner = `${base}_owner`;
+  const pooled = `${base}_pooled`;
+  const bySuperuser = `${base}_limits_super`;
+  const byOwner = `${base}_limits_owner`;
+  let admin: Client;
+
+  /** DATABASE_URL as a pooler's address; the preparation reads its role and never connects to it. */
+  const pooledUrl = (database: string): string => `postgres://${pooled}@127.0.0.1:1/${database}`;
+  const roleDefaults = async (database: string, role: string): Promise<string[]> => {
+    const { rows } = await admin.query<{ setconfig: string[] }>(
+      'SELECT s.setconfig FROM pg_db_role_setting s JOIN pg_database d ON d.oid = s.setdatabase JOIN pg_roles r ON r.oid = s.setrole WHERE d.datname = $1 AND r.rolname = $2',
+      [database, role],
+    );
+    return rows.flatMap((row) => row.setconfig).sort();
+  };
+
+  beforeAll(async () => {
+    admin = new Client({ connectionString: serverUrl('postgres') });
+    await admin.connect();
+    await admin.query(`CREATE ROLE "${owner}" LOGIN`);
+    await admin.query(`CREATE ROLE "${pooled}" LOGIN`);
+    await admin.query(`CREATE DATABASE "${byOwner}" OWNER "${owner}"`);
+  });
+
+  afterAll(async () => {
+    for (const database of [bySuperuser, byOwner]) await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    await admin.query(`DROP ROLE IF EXISTS "${owner}", "${pooled}"`);
+    await admin.end();
+  });
+
+  it('gives the role of DATABASE_URL, not the direct one, the statement and lock timeouts in the database', async () => {
+    const env = { DATABASE_URL: pooledUrl(bySuperuser), DATABASE_DIRECT_URL: serverUrl(bySuperuser), DATABASE_STATEMENT_TIMEOUT_MS: '1800', DATABASE_LOCK_TIMEOUT_MS: '900' };
+    await prepareDatabase(loadConfig({ ...process.env, ...env }));
+    expect(await roleDefaults(bySuperuser, pooled)).toEqual(['lock_timeout=900', 'statement_timeout=1800']);
+    expect(await roleDefaults(bySuperuser, decodeURIComponent(RUN_URL.username))).toEqual([]);
+  });
+
+  it('migrates all the same, with a warning, when the direct role may not set another role\'s defaults', async () => {
+    const direct = new URL(serverUrl(byOwner));
+    direct.username = owner;
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const applied = await prepareDatabase(loadConfig({ ...process.env, DATABASE_URL: pooledUrl(byOwner), DATABASE_DIRECT_URL: direct.toString() }));
+      expect(applied).toHaveLength(MIGRATIONS.length);
+      expect(await roleDefaults(byOwner, pooled)).toEqual([]);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining(`ALTER ROLE "${pooled}" IN DATABASE "${byOwner}"`));
+    } finally {
+      warn.mockRestore();
     }
   });
 });
