@@ -51,7 +51,8 @@ function transactionLimits(statement: string): new () => EntitySubscriberInterfa
  * connecting, each statement and each lock wait are bounded, and the client gives up only after
  * the server has cancelled (so a statement never outlives the error its request answered).
  * Behind a pooler, transactions set them (SET LOCAL) and the pooled role carries them as its
- * defaults (DatabasePreparer) for statements outside one. Requests also feed the write ledger of keyed writes (write-ledger.ts). Migrations pass `forMigrations`: they run on the server itself
+ * defaults (DatabasePreparer) for statements outside one. Requests also feed the write ledger of
+ * keyed writes (write-ledger.ts). Migrations pass `forMigrations`: they run on the server itself
  * (DATABASE_DIRECT_URL) and unbounded, since building an index may rightly take long.
  */
 export function dataSourceOptions(config: AppConfig, forMigrations = false): DataSourceOptions {
