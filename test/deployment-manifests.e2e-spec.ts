@@ -387,6 +387,23 @@ describe('deployment files', () => {
     });
   });
 
+  describe('Dockerfile', () => {
+    const dockerfile = readFileSync(join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+
+    it('builds and runs on Node 24 LTS, the runtime the project pins', () => {
+      const images = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map(([, image]) => image).filter((image) => image.startsWith('node:'));
+      expect(images.length).toBeGreaterThanOrEqual(2);
+      for (const image of images) expect(image).toMatch(/^node:24-[a-z]+-slim$/);
+      const pinned = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies.node;
+      expect(pinned).toMatch(/^24\./);
+    });
+
+    it('starts the API with the Node flags of npm run start:api', () => {
+      const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      expect(dockerfile).toContain(`exec ${scripts['start:api']} ;;`);
+    });
+  });
+
   describe('docker-compose.yml', () => {
     const compose = load(readFileSync(join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8'), {
       schema: CORE_SCHEMA.withTags(mergeTag),
