@@ -1,5 +1,5 @@
 import type { Client, ClientPathsWithMethod, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
-import type { paths, webhooks } from './generated/openapi';
+import type { paths, webhooks } from './generated/openapi.js';
 
 /**
  * Types named after what they are, derived from the generated document by path or event kind
