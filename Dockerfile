@@ -30,7 +30,7 @@ case "$1" in
   api)
     node dist/apps/api/src/cli.js db:prepare
     # The flags of `npm run start:api` in package.json (docs/decisions.md).
-    exec node --max-semi-space-size=64 dist/apps/api/src/main.js ;;
+    exec node --max-semi-space-size=32 --max-old-space-size=256 dist/apps/api/src/main.js ;;
   worker)
     node dist/apps/api/src/cli.js db:prepare
     exec node dist/apps/worker/src/main.js ;;
