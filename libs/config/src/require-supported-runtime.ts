@@ -1,9 +1,6 @@
 import { unsupportedRuntimeReason } from './supported-runtime';
 
-// Imported first by every entry point: an old runtime stops with what it needs, before any module
-// that might fail on it in a less readable way is loaded.
+// Imported first by every entry point, so that the warning is the first line an operator sees.
+// It warns rather than stops: a process already started by hand on an older Node still serves.
 const reason = unsupportedRuntimeReason();
-if (reason !== undefined) {
-  process.stderr.write(`${reason}\n`);
-  process.exit(1);
-}
+if (reason !== undefined) process.stderr.write(`${reason}\n`);

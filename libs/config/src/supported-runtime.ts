@@ -6,7 +6,7 @@ export function unsupportedRuntimeReason(version: string = process.versions.node
   const major = Number(version.split('.')[0]);
   if (major >= SUPPORTED_NODE_MAJOR) return undefined;
   return (
-    `This service needs Node.js ${SUPPORTED_NODE_MAJOR} or later; this is Node.js ${version}. ` +
+    `Unsupported runtime: this service needs Node.js ${SUPPORTED_NODE_MAJOR} or later; this is Node.js ${version}. ` +
     `Run it through the npm scripts (npm start, npm run start:api, npm run cli), which use the Node.js ${SUPPORTED_NODE_MAJOR} ` +
     `that npm ci installs, or install Node.js ${SUPPORTED_NODE_MAJOR} LTS.`
   );
