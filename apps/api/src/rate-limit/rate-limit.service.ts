@@ -6,6 +6,7 @@ import { AppConfig } from '@app/config';
 import { AuthContext, RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { PerRouteMemo } from '../platform/routing/per-route-memo';
 import { PAGE_SIGN_IN, PageSignIn } from './page-sign-in';
 import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders, trackerOf } from './rate-limit.policy';
 
@@ -24,15 +25,21 @@ export class RateLimitService {
   private readonly counted = new WeakSet<AuthenticatedRequest>();
   /** The account signed in on each page request, asked once: the limit and the tracker both need it. */
   private readonly pageAccounts = new WeakMap<AuthenticatedRequest, Promise<AuthContext | undefined>>();
+  /** Each route's PageSignIn, when its controller names one. */
+  private readonly pageSignIns: PerRouteMemo<PageSignIn | undefined>;
 
   constructor(
     private readonly windows: FixedWindowStorage,
     config: AppConfig,
-    private readonly reflector: Reflector,
-    private readonly moduleRef: ModuleRef,
+    reflector: Reflector,
+    moduleRef: ModuleRef,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED === 'true';
     this.limits = config.planLimits;
+    this.pageSignIns = new PerRouteMemo((targets) => {
+      const signIn = reflector.getAllAndOverride<Type<PageSignIn> | undefined>(PAGE_SIGN_IN, targets);
+      return signIn ? moduleRef.get(signIn, { strict: false }) : undefined;
+    });
   }
 
   /**
@@ -55,14 +62,11 @@ export class RateLimitService {
   accountOf(context: ExecutionContext): AuthContext | undefined | Promise<AuthContext | undefined> {
     const req = requestOf(context);
     if (req.auth) return req.auth;
-    const signIn = this.reflector.getAllAndOverride<Type<PageSignIn> | undefined>(PAGE_SIGN_IN, [context.getHandler(), context.getClass()]);
+    const signIn = this.pageSignIns.get(context);
     if (!signIn) return undefined;
     let account = this.pageAccounts.get(req);
     if (!account) {
-      account = this.moduleRef
-        .get(signIn, { strict: false })
-        .accountOf(context)
-        .then((found) => found ?? undefined);
+      account = signIn.accountOf(context).then((found) => found ?? undefined);
       this.pageAccounts.set(req, account);
     }
     return account;
