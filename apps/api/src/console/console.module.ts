@@ -9,6 +9,8 @@ import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleSessionGuard } from './access/console-session.guard';
 import { ConsoleSessions } from './access/console-sessions';
+import { FormSubmissions } from './access/form-submissions';
+import { ShownOnce } from './access/shown-once';
 import { ApiKeyPagesController } from './api-keys/api-key-pages.controller';
 import { ConsoleEventLog } from './events/console-event-log.service';
 import { EventPagesController } from './events/event-pages.controller';
@@ -34,6 +36,6 @@ import { WebhookPagesController } from './webhooks/webhook-pages.controller';
     OrganizationPagesController,
     ConsoleAssetsController,
   ],
-  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleSignInService, ConsoleEventLog],
+  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleSignInService, ConsoleEventLog, FormSubmissions, ShownOnce],
 })
 export class ConsoleModule {}

@@ -1,8 +1,11 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../../api-keys/api-keys.service';
+import type { CreatedApiKeyView } from '../../api-keys/api-key.view';
 import { CreateApiKeyDto } from '../../api-keys/dto/create-api-key.dto';
 import type { RenderedPage } from '../../platform/pages/page-layout';
+import { FormSubmissions } from '../access/form-submissions';
+import { ShownOnce } from '../access/shown-once';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
 import { checkAs, FormFields, listOf, pageOf, textOf } from '../console-form';
 import { ConsolePages } from '../console-pages.decorator';
@@ -13,7 +16,11 @@ import { ApiKeyForm, apiKeysPage, createdApiKeyPage } from './api-key.pages';
 /** API keys: list, create (the secret shown once) and revoke, through ApiKeysService as the API does. */
 @ConsolePages('api-keys')
 export class ApiKeyPagesController {
-  constructor(private readonly apiKeys: ApiKeysService) {}
+  constructor(
+    private readonly apiKeys: ApiKeysService,
+    private readonly submissions: FormSubmissions,
+    private readonly shownOnce: ShownOnce,
+  ) {}
 
   @Get()
   async list(@SignedIn() user: SignedInUser, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
@@ -29,7 +36,20 @@ export class ApiKeyPagesController {
       sendPage(res, await this.listPage(user, {}, { values, problems: checked.problems }));
       return;
     }
-    sendPage(res, createdApiKeyPage(user, await this.apiKeys.create(user.auth, checked.value)));
+    const created = await this.submissions.once(user, form, consolePaths.apiKeys, async () => {
+      const key = await this.apiKeys.create(user.auth, checked.value);
+      await this.shownOnce.hold(user, consolePaths.apiKeyCreated(key.id), key);
+      return consolePaths.apiKeyCreated(key.id);
+    });
+    seeOther(res, created);
+  }
+
+  /** The new key with its secret, once; seen again, the list says the secret is not shown twice. */
+  @Get(':id/created')
+  async created(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const key = await this.shownOnce.take<CreatedApiKeyView>(user, consolePaths.apiKeyCreated(id));
+    if (key) sendPage(res, createdApiKeyPage(user, key));
+    else seeOther(res, withNotice(consolePaths.apiKeys, 'shown'));
   }
 
   @Post(':id/revoke')

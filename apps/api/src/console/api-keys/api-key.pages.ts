@@ -5,13 +5,16 @@ import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { SCOPE_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, choiceField, csrfField, problemSummary, textField } from '../rendering/forms';
+import { actionButton, choiceField, csrfField, problemSummary, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { facts, noticeFor, offsetPager, oneTimeSecret, records, timestamp } from '../rendering/page-parts';
 
 const FORM = 'new-key';
 const LABELS = { name: 'Name', scopes: 'Scopes' };
-const NOTICES = { revoked: 'The API key is revoked: it stopped working at once.' };
+const NOTICES = {
+  revoked: 'The API key is revoked: it stopped working at once.',
+  shown: "The new key's secret was shown once and is not shown again. If it was not copied, revoke the key and create another.",
+};
 
 export interface ApiKeyForm {
   values: { name?: string; scopes: readonly string[] };
@@ -59,6 +62,7 @@ ${offsetPager(input.meta)}
 <h2 id="${FORM}-heading">Create an API key</h2>
 <form method="post" action="${consolePaths.apiKeys}" class="panel" aria-labelledby="${FORM}-heading">
 ${csrfField(user)}
+${submissionField()}
 ${problemSummary(FORM, form.problems, LABELS)}
 ${textField({ form: FORM, name: 'name', label: LABELS.name, hint: 'To recognise the key by, 1-100 characters.', value: form.values.name, required: true })}
 ${choiceField({ form: FORM, name: 'scopes', label: LABELS.scopes, hint: 'What the key may do. Write does not include read.', kind: 'checkbox', choices: SCOPE_CHOICES, checked: form.values.scopes, problems: form.problems })}
@@ -80,6 +84,5 @@ ${facts([
   ['Scopes', scopeList(key.scopes)],
 ])}
 <p class="actions"><a class="button" href="${consolePaths.apiKeys}">Back to API keys</a></p>`,
-    201,
   );
 }

@@ -6,7 +6,10 @@ import type { RenderedPage } from '../../platform/pages/page-layout';
 import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
 import { TestWebhookDto } from '../../webhooks/dto/test-webhook.dto';
 import { UpdateWebhookDto } from '../../webhooks/dto/update-webhook.dto';
+import type { CreatedWebhookView } from '../../webhooks/webhook.view';
 import { WebhooksService } from '../../webhooks/webhooks.service';
+import { FormSubmissions } from '../access/form-submissions';
+import { ShownOnce } from '../access/shown-once';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
 import { checkAs, FormFields, listOf, optionalTextOf, pageOf, textOf, validAs } from '../console-form';
 import { ConsolePages } from '../console-pages.decorator';
@@ -23,6 +26,8 @@ export class WebhookPagesController {
   constructor(
     private readonly webhooks: WebhooksService,
     private readonly events: EventsService,
+    private readonly submissions: FormSubmissions,
+    private readonly shownOnce: ShownOnce,
   ) {}
 
   @Get()
@@ -39,13 +44,28 @@ export class WebhookPagesController {
       sendPage(res, await this.listPage(user, {}, { values, problems: checked.problems }));
       return;
     }
+    let created: string;
     try {
-      sendPage(res, createdWebhookPage(user, await this.webhooks.create(user.auth, checked.value)));
+      created = await this.submissions.once(user, form, consolePaths.webhooks, async () => {
+        const webhook = await this.webhooks.create(user.auth, checked.value);
+        await this.shownOnce.hold(user, consolePaths.webhookCreated(webhook.id), webhook);
+        return consolePaths.webhookCreated(webhook.id);
+      });
     } catch (error) {
       // The service's own refusal of a URL (a private host, a name that does not resolve) is about the form.
       if (!(error instanceof ValidationError)) throw error;
       sendPage(res, await this.listPage(user, {}, { values, problems: error.details ?? [] }));
+      return;
     }
+    seeOther(res, created);
+  }
+
+  /** The new webhook with its signing secret, once; seen again, the webhook's own page, which never shows it. */
+  @Get(':id/created')
+  async created(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const webhook = await this.shownOnce.take<CreatedWebhookView>(user, consolePaths.webhookCreated(id));
+    if (webhook) sendPage(res, createdWebhookPage(user, webhook));
+    else seeOther(res, withNotice(consolePaths.webhook(id), 'shown'));
   }
 
   @Get(':id')

@@ -5,7 +5,7 @@ import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { EVENT_KIND_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, choiceField, csrfField, problemSummary, selectField, textField } from '../rendering/forms';
+import { actionButton, choiceField, csrfField, problemSummary, selectField, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { badge, facts, noticeFor, offsetPager, oneTimeSecret, records, textBlock, timestamp } from '../rendering/page-parts';
 
@@ -19,6 +19,7 @@ const WEBHOOK_NOTICES = {
   saved: 'Your changes are saved.',
   enabled: 'The webhook is enabled again: new events are delivered to it.',
   'test-sent': 'A test event is on its way; its delivery shows in the timeline below.',
+  shown: 'The signing secret of a new webhook is shown once and is not shown again.',
 };
 const DELIVERY_NOTICES = { retried: 'The delivery is queued again; the new attempt shows below once made.' };
 
@@ -96,6 +97,7 @@ ${offsetPager(input.meta)}
 <h2 id="${NEW_FORM}-heading">Create a webhook</h2>
 <form method="post" action="${consolePaths.webhooks}" class="panel" aria-labelledby="${NEW_FORM}-heading">
 ${csrfField(user)}
+${submissionField()}
 ${problemSummary(NEW_FORM, form.problems, LABELS)}
 ${textField({ form: NEW_FORM, name: 'url', label: LABELS.url, type: 'url', hint: 'An https URL whose host is public.', value: form.values.url, required: true, problems: form.problems })}
 ${textField({ form: NEW_FORM, name: 'description', label: LABELS.description, hint: 'Optional, for you.', value: form.values.description, problems: form.problems })}
@@ -117,7 +119,6 @@ ${facts([
   ['Events', eventList(webhook.events)],
 ])}
 <p class="actions"><a class="button" href="${consolePaths.webhook(webhook.id)}">Go to the webhook</a></p>`,
-    201,
   );
 }
 
