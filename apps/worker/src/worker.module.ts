@@ -38,7 +38,8 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
     {
       provide: WebhookAgents,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => new WebhookAgents({ allowPrivateTargets: config.allowPrivateWebhookTargets }),
+      useFactory: (config: AppConfig) =>
+        new WebhookAgents({ allowPrivateTargets: config.allowPrivateWebhookTargets, allowLoopbackHttp: config.allowLoopbackHttpWebhookTargets }),
     },
     ...PROCESSORS,
     OutboxRelay,

@@ -205,6 +205,15 @@ export class AppConfig {
   WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
 
   /**
+   * `true` lets a webhook url be `http://` to a loopback host, a receiver on the developer's own
+   * machine (`webhooks listen` of the CLI); nothing else. Unset: true only with NODE_ENV=development
+   * (`allowLoopbackHttpWebhookTargets`), so production and tests keep refusing it.
+   */
+  @ValidateIf((config: AppConfig) => config.WEBHOOK_ALLOW_LOOPBACK_HTTP !== undefined)
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_LOOPBACK_HTTP?: 'true' | 'false';
+
+  /**
    * Delay before each delivery attempt, counted from the previous failure (docs/api.md#webhook-retries):
    * one entry per attempt; tests shorten it to milliseconds.
    */
@@ -291,6 +300,10 @@ export class AppConfig {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
   }
 
+  get allowLoopbackHttpWebhookTargets(): boolean {
+    return (this.WEBHOOK_ALLOW_LOOPBACK_HTTP ?? (this.NODE_ENV === 'development' ? 'true' : 'false')) === 'true';
+  }
+
   /** The Redis Cluster's seeds as URLs, or undefined when Redis is the single server of REDIS_URL. */
   get redisClusterSeeds(): URL[] | undefined {
     if (this.REDIS_CLUSTER_NODES === undefined) return undefined;
@@ -333,7 +346,15 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const optional = ['JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL', 'SHUTDOWN_DELAY_MS'];
+  const optional = [
+    'JWT_SECRET',
+    'LOG_FORMAT',
+    'WORKER_METRICS_PORT',
+    'WEBHOOK_DNS_SERVERS',
+    'DATABASE_DIRECT_URL',
+    'SHUTDOWN_DELAY_MS',
+    'WEBHOOK_ALLOW_LOOPBACK_HTTP',
+  ];
   const known = Object.keys(new AppConfig()).concat(optional);
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),
