@@ -85,6 +85,15 @@ describe('loadConfig (docs/api.md#processes)', () => {
     expect(problemsOf({ JWT_SECRET: VALID_SECRET, WEBHOOK_ALLOW_LOOPBACK_HTTP: 'yes' })).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_LOOPBACK_HTTP /)]);
   });
 
+  it("keeps the contract's plan limits outside development, a hundred times them in development, and RATE_LIMIT_PLAN_LIMITS over both", () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).planLimits).toEqual({ free: 60, pro: 600, enterprise: 6000 });
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test' }).planLimits).toEqual({ free: 60, pro: 600, enterprise: 6000 });
+    expect(loadConfig({ NODE_ENV: 'development' }).planLimits).toEqual({ free: 6000, pro: 60000, enterprise: 600000 });
+    const tuned = { RATE_LIMIT_PLAN_LIMITS: 'free=5,pro=50,enterprise=500' };
+    expect(loadConfig({ NODE_ENV: 'development', ...tuned }).planLimits).toEqual({ free: 5, pro: 50, enterprise: 500 });
+    expect(problemsOf({ JWT_SECRET: VALID_SECRET, RATE_LIMIT_PLAN_LIMITS: 'free=lots' })).toEqual([expect.stringMatching(/^RATE_LIMIT_PLAN_LIMITS /)]);
+  });
+
   it('reads Redis Cluster seeds as host:port or URLs, and without them uses REDIS_URL alone', () => {
     expect(loadConfig({ JWT_SECRET: VALID_SECRET }).redisClusterSeeds).toBeUndefined();
     const seeds = loadConfig({ JWT_SECRET: VALID_SECRET, REDIS_CLUSTER_NODES: '10.0.0.1:7000, cache-2:7001,rediss://app:s%3Acret@[::1]:7002' }).redisClusterSeeds;

@@ -57,6 +57,14 @@ function isSerializedOrigin(entry: string): boolean {
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === entry;
 }
 
+/** Requests per minute of each plan, as docs/api.md#rate-limits promises. */
+const CONTRACT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
+/**
+ * One person trying the service on their own machine (README, console, docs) on a free account
+ * should never meet a 429: a hundred times each plan, so the headers still tell the plans apart.
+ */
+const DEVELOPMENT_PLAN_LIMITS = 'free=6000,pro=60000,enterprise=600000';
+
 /**
  * Development without JWT_SECRET signs with a secret made at start: nothing secret is built into
  * the code, and tokens simply stop working when the process restarts.
@@ -186,10 +194,14 @@ export class AppConfig {
   @IsIn(['true', 'false'])
   RATE_LIMIT_ENABLED = 'true';
 
-  /** Requests per 60-second window for each plan (docs/api.md#rate-limits); operators may tune them. */
+  /**
+   * Requests per 60-second window for each plan (docs/api.md#rate-limits); operators may tune them.
+   * Unset: the contract's limits, or in development a hundred times them (`planLimits`).
+   */
+  @ValidateIf((config: AppConfig) => config.RATE_LIMIT_PLAN_LIMITS !== undefined)
   @IsString()
   @Matches(/^free=\d+,pro=\d+,enterprise=\d+$/, { message: 'must look like free=60,pro=600,enterprise=6000' })
-  RATE_LIMIT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
+  RATE_LIMIT_PLAN_LIMITS?: string;
 
   @Transform(toInt)
   @IsInt()
@@ -290,8 +302,9 @@ export class AppConfig {
   }
 
   get planLimits(): Record<Plan, number> {
+    const setting = this.RATE_LIMIT_PLAN_LIMITS ?? (this.NODE_ENV === 'development' ? DEVELOPMENT_PLAN_LIMITS : CONTRACT_PLAN_LIMITS);
     const limits = Object.fromEntries(
-      this.RATE_LIMIT_PLAN_LIMITS.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
+      setting.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
     );
     return limits as Record<Plan, number>;
   }
@@ -354,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     'DATABASE_DIRECT_URL',
     'SHUTDOWN_DELAY_MS',
     'WEBHOOK_ALLOW_LOOPBACK_HTTP',
+    'RATE_LIMIT_PLAN_LIMITS',
   ];
   const known = Object.keys(new AppConfig()).concat(optional);
   const provided = Object.fromEntries(
