@@ -176,6 +176,15 @@ describe('npm run cli -- webhooks listen', () => {
     expect((await http().get('/v2/webhooks').set(...bearer(account.token)).expect(200)).body.data).toEqual([]);
   }, 60_000);
 
+  it('runs beside a worker in development whose log lines name app_env and node_env', () => {
+    const lines = worker.logs.map((line) => JSON.parse(line));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toMatchObject({ service: 'worker', app_env: 'test', node_env: 'development' });
+      expect(line).not.toHaveProperty('env');
+    }
+  });
+
   it('says what is wrong, without a stack, when there is no credential or the API refuses it', async () => {
     const withoutCredential = listen([], { RMS_API_KEY: '' });
     expect(await withoutCredential.exit()).toBe(1);

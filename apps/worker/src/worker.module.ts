@@ -33,7 +33,7 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
       provide: NestPinoLogger,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        new NestPinoLogger(pino(withTraceFields(logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV)), logDestination(config.logFormat, false))),
+        new NestPinoLogger(pino(withTraceFields(logLineOptions('worker', config.LOG_LEVEL, config.logEnvironment)), logDestination(config.logFormat, false))),
     },
     {
       provide: WebhookAgents,

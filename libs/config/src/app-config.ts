@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { applyDecorators } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Plan } from '@app/common';
+import type { LogEnvironment, Plan } from '@app/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -337,6 +337,11 @@ export class AppConfig {
 
   get databaseDirectUrl(): string {
     return this.DATABASE_DIRECT_URL ?? this.DATABASE_URL;
+  }
+
+  /** What every log line says of where it runs: both settings, since `env` alone was read as either. */
+  get logEnvironment(): LogEnvironment {
+    return { app_env: this.APP_ENV, node_env: this.NODE_ENV };
   }
 
   get isProduction(): boolean {
