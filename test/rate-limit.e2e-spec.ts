@@ -349,3 +349,34 @@ describe('rate limits', () => {
     });
   });
 });
+
+/**
+ * `npm start` runs in development (NODE_ENV=development in .env): a newcomer pasting the README's
+ * first requests again and again, with the console and /docs open, stays on the free plan and
+ * must not meet a 429. Production keeps the contract's limits (above).
+ */
+describe('rate limits in development', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: 'development', RATE_LIMIT_ENABLED: 'true', TRUST_PROXY_HOPS: '1' } });
+  });
+  afterAll(() => t.close());
+
+  it('gives a free account a hundred times its limit: 150 requests in a minute, none refused', async () => {
+    const client = request.agent(t.app.getHttpServer()).set('X-Forwarded-For', `10.${randomInt(256)}.${randomInt(256)}.250`);
+    const user = await createUser(client);
+    const auth = { Authorization: `Bearer ${user.accessToken}` };
+    const responses: request.Response[] = [];
+    for (let round = 0; round < 50; round += 1) {
+      responses.push(await client.post('/v2/resources').set(auth).send({ name: `Resource ${round}` }));
+      responses.push(await client.get('/v2/resources?limit=2').set(auth));
+      responses.push(await client.get('/v2/users/me').set(auth));
+    }
+    expect(responses.filter((res) => res.status === 429)).toEqual([]);
+    expect(responses.map((res) => res.status)).toEqual(Array.from({ length: 150 }, (_, i) => (i % 3 === 0 ? 201 : 200)));
+    const last = responses[149];
+    expect(last.headers['x-ratelimit-limit']).toBe('6000');
+    expect(last.headers['ratelimit-policy']).toBe('"free";q=6000;w=60');
+    expect(Number(last.headers['x-ratelimit-remaining'])).toBeLessThanOrEqual(6000 - 150);
+  });
+});

@@ -33,12 +33,13 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
       provide: NestPinoLogger,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        new NestPinoLogger(pino(withTraceFields(logLineOptions('worker', config.LOG_LEVEL, config.APP_ENV)), logDestination(config.logFormat, false))),
+        new NestPinoLogger(pino(withTraceFields(logLineOptions('worker', config.LOG_LEVEL, config.logEnvironment)), logDestination(config.logFormat, false))),
     },
     {
       provide: WebhookAgents,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => new WebhookAgents({ allowPrivateTargets: config.allowPrivateWebhookTargets }),
+      useFactory: (config: AppConfig) =>
+        new WebhookAgents({ allowPrivateTargets: config.allowPrivateWebhookTargets, allowLoopbackHttp: config.allowLoopbackHttpWebhookTargets }),
     },
     ...PROCESSORS,
     OutboxRelay,

@@ -1,5 +1,5 @@
 import dns, { LookupAddress } from 'node:dns';
-import { guardedLookup, isLoopbackName, isRefusedAddress, RefusedTargetError } from './webhook-target';
+import { guardedLookup, isLoopbackHttpUrl, isLoopbackName, isRefusedAddress, RefusedTargetError } from './webhook-target';
 
 /** IPv6 forms that carry a loopback or private IPv4 address, or embed one in a way not judged. */
 const IPV6_CARRYING_IPV4 = [
@@ -149,4 +149,23 @@ describe('guardedLookup of a name, judged by what it resolves to at connect time
     expect(await lookup('public.example.com', {})).toEqual({ error: null, address: '93.184.216.34', family: 4 });
     expect(await lookup('public.example.com', { all: true })).toEqual({ error: null, address: addresses, family: undefined });
   });
+});
+
+describe('isLoopbackHttpUrl', () => {
+  it.each(['http://localhost:4000/hooks', 'http://LOCALHOST./hooks', 'http://app.localhost/hooks', 'http://127.0.0.1:4000/hooks', 'http://127.8.9.10/', 'http://[::1]:4000/hooks'])(
+    'takes %s',
+    (url) => expect(isLoopbackHttpUrl(new URL(url))).toBe(true),
+  );
+
+  it.each([
+    'https://localhost/hooks',
+    'https://127.0.0.1/hooks',
+    'http://example.com/hooks',
+    'http://10.0.0.5/hooks',
+    'http://169.254.169.254/latest/meta-data',
+    'http://0.0.0.0:4000/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://localhost.example.com/',
+    'ftp://127.0.0.1/',
+  ])('refuses %s', (url) => expect(isLoopbackHttpUrl(new URL(url))).toBe(false));
 });

@@ -91,3 +91,17 @@ export function guardedLookup(hostname: string, options: LookupAllOptions | obje
     return callback(null, addresses[0].address, addresses[0].family);
   });
 }
+
+/**
+ * True when a url is `http://` to a loopback host (`localhost`, `*.localhost`, 127.0.0.0/8,
+ * `[::1]`): a receiver on the developer's own machine, which WEBHOOK_ALLOW_LOOPBACK_HTTP admits.
+ * Plain http never leaves the machine, so nothing else is ever sent unencrypted.
+ */
+export function isLoopbackHttpUrl(url: URL): boolean {
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isLoopbackName(host)) return true;
+  const family = isIP(host);
+  if (family === 4) return IPv4.parse(host).range() === 'loopback';
+  return family === 6 && IPv6.parse(host).range() === 'loopback';
+}

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { applyDecorators } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Plan } from '@app/common';
+import type { LogEnvironment, Plan } from '@app/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -56,6 +56,14 @@ function isSerializedOrigin(entry: string): boolean {
   const url = new URL(entry);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === entry;
 }
+
+/** Requests per minute of each plan, as docs/api.md#rate-limits promises. */
+const CONTRACT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
+/**
+ * One person trying the service on their own machine (README, console, docs) on a free account
+ * should never meet a 429: a hundred times each plan, so the headers still tell the plans apart.
+ */
+const DEVELOPMENT_PLAN_LIMITS = 'free=6000,pro=60000,enterprise=600000';
 
 /**
  * Development without JWT_SECRET signs with a secret made at start: nothing secret is built into
@@ -195,10 +203,14 @@ export class AppConfig {
   @IsIn(['true', 'false'])
   RATE_LIMIT_ENABLED = 'true';
 
-  /** Requests per 60-second window for each plan (docs/api.md#rate-limits); operators may tune them. */
+  /**
+   * Requests per 60-second window for each plan (docs/api.md#rate-limits); operators may tune them.
+   * Unset: the contract's limits, or in development a hundred times them (`planLimits`).
+   */
+  @ValidateIf((config: AppConfig) => config.RATE_LIMIT_PLAN_LIMITS !== undefined)
   @IsString()
   @Matches(/^free=\d+,pro=\d+,enterprise=\d+$/, { message: 'must look like free=60,pro=600,enterprise=6000' })
-  RATE_LIMIT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
+  RATE_LIMIT_PLAN_LIMITS?: string;
 
   @Transform(toInt)
   @IsInt()
@@ -212,6 +224,15 @@ export class AppConfig {
    */
   @IsIn(['true', 'false'])
   WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+
+  /**
+   * `true` lets a webhook url be `http://` to a loopback host, a receiver on the developer's own
+   * machine (`webhooks listen` of the CLI); nothing else. Unset: true only with NODE_ENV=development
+   * (`allowLoopbackHttpWebhookTargets`), so production and tests keep refusing it.
+   */
+  @ValidateIf((config: AppConfig) => config.WEBHOOK_ALLOW_LOOPBACK_HTTP !== undefined)
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_LOOPBACK_HTTP?: 'true' | 'false';
 
   /**
    * Delay before each delivery attempt, counted from the previous failure (docs/api.md#webhook-retries):
@@ -290,14 +311,19 @@ export class AppConfig {
   }
 
   get planLimits(): Record<Plan, number> {
+    const setting = this.RATE_LIMIT_PLAN_LIMITS ?? (this.NODE_ENV === 'development' ? DEVELOPMENT_PLAN_LIMITS : CONTRACT_PLAN_LIMITS);
     const limits = Object.fromEntries(
-      this.RATE_LIMIT_PLAN_LIMITS.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
+      setting.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
     );
     return limits as Record<Plan, number>;
   }
 
   get allowPrivateWebhookTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
+
+  get allowLoopbackHttpWebhookTargets(): boolean {
+    return (this.WEBHOOK_ALLOW_LOOPBACK_HTTP ?? (this.NODE_ENV === 'development' ? 'true' : 'false')) === 'true';
   }
 
   /** The Redis Cluster's seeds as URLs, or undefined when Redis is the single server of REDIS_URL. */
@@ -322,6 +348,11 @@ export class AppConfig {
     return this.DATABASE_DIRECT_URL ?? this.DATABASE_URL;
   }
 
+  /** What every log line says of where it runs: both settings, since `env` alone was read as either. */
+  get logEnvironment(): LogEnvironment {
+    return { app_env: this.APP_ENV, node_env: this.NODE_ENV };
+  }
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -342,7 +373,16 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const optional = ['JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL', 'SHUTDOWN_DELAY_MS'];
+  const optional = [
+    'JWT_SECRET',
+    'LOG_FORMAT',
+    'WORKER_METRICS_PORT',
+    'WEBHOOK_DNS_SERVERS',
+    'DATABASE_DIRECT_URL',
+    'SHUTDOWN_DELAY_MS',
+    'WEBHOOK_ALLOW_LOOPBACK_HTTP',
+    'RATE_LIMIT_PLAN_LIMITS',
+  ];
   const known = Object.keys(new AppConfig()).concat(optional);
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),

@@ -32,6 +32,8 @@ const DEFAULT_PER_PAGE = 20;
  * tell an internal name that resolves from one that does not (docs/api.md#webhook-urls).
  */
 const REFUSED_TARGET = 'must point to a public host: one that resolves, and not to a loopback, private, link-local or reserved address';
+const LOOPBACK_HTTP_REFUSED =
+  'must be an https:// URL; http:// to a loopback host is taken only by a service run for local development (WEBHOOK_ALLOW_LOOPBACK_HTTP=true)';
 const UNANSWERED_TARGET = `must have a host whose DNS answers within ${TARGET_RESOLUTION_DEADLINE_MS / 1000} seconds; it did not (try again later)`;
 
 /** A Standard Webhooks style secret: `whsec_` and the base64 of 24 random bytes. */
@@ -157,8 +159,14 @@ export class WebhooksService implements OnApplicationBootstrap {
    * worker checks again at every connection, since DNS answers change.
    */
   private async assertReachableTarget(url: string): Promise<void> {
+    const target = new URL(url);
+    // The DTO lets http through only to a loopback host; whether such a receiver is allowed is this setting's call.
+    if (target.protocol === 'http:') {
+      if (this.config.allowLoopbackHttpWebhookTargets) return;
+      throw ValidationError.field('url', LOOPBACK_HTTP_REFUSED);
+    }
     if (this.config.allowPrivateWebhookTargets) return;
-    switch (await this.targets.check(new URL(url).hostname)) {
+    switch (await this.targets.check(target.hostname)) {
       case 'public':
         return;
       case 'refused':

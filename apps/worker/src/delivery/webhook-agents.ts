@@ -1,4 +1,5 @@
 import { OnApplicationShutdown } from '@nestjs/common';
+import { Agent as HttpAgent } from 'node:http';
 import { Agent } from 'node:https';
 import { guardedLookup } from '@app/common';
 
@@ -15,6 +16,8 @@ const MAX_SOCKETS_PER_ORIGIN = 64;
 export interface WebhookAgentOptions {
   /** Development and tests only: skip the refusal of private addresses. */
   allowPrivateTargets: boolean;
+  /** Development only: send `http://` urls whose host is loopback (WEBHOOK_ALLOW_LOOPBACK_HTTP). */
+  allowLoopbackHttp?: boolean;
   /** Extra trusted certificates (tests' self-signed receiver). */
   ca?: string | Buffer;
 }
@@ -26,7 +29,7 @@ export interface WebhookAgentOptions {
  * address checked when it opened.
  */
 export class WebhookAgents implements OnApplicationShutdown {
-  private readonly agents = new Map<string, Agent>();
+  private readonly agents = new Map<string, HttpAgent>();
 
   constructor(readonly options: WebhookAgentOptions) {}
 
@@ -34,8 +37,12 @@ export class WebhookAgents implements OnApplicationShutdown {
     return this.options.allowPrivateTargets;
   }
 
+  get allowLoopbackHttp(): boolean {
+    return this.options.allowLoopbackHttp === true;
+  }
+
   /** The agent of the url's origin, made on first use. */
-  for(target: URL): Agent {
+  for(target: URL): HttpAgent {
     const origin = target.origin;
     const known = this.agents.get(origin);
     if (known) {
@@ -44,16 +51,15 @@ export class WebhookAgents implements OnApplicationShutdown {
       this.agents.set(origin, known);
       return known;
     }
-    const agent = new Agent({
-      keepAlive: true,
-      timeout: IDLE_SOCKET_MS,
-      maxSockets: MAX_SOCKETS_PER_ORIGIN,
-      lookup: this.options.allowPrivateTargets ? undefined : guardedLookup,
-      ca: this.options.ca,
-    });
+    const connections = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_ORIGIN };
+    // An http origin is a loopback one (sendWebhook sends no other), so there is no address to guard.
+    const agent =
+      target.protocol === 'http:'
+        ? new HttpAgent(connections)
+        : new Agent({ ...connections, lookup: this.options.allowPrivateTargets ? undefined : guardedLookup, ca: this.options.ca });
     this.agents.set(origin, agent);
     if (this.agents.size > MAX_ORIGINS) {
-      const [oldest, evicted] = this.agents.entries().next().value as [string, Agent];
+      const [oldest, evicted] = this.agents.entries().next().value as [string, HttpAgent];
       this.agents.delete(oldest);
       evicted.destroy();
     }

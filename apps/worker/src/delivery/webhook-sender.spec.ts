@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import dns from 'node:dns';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { HttpsReceiver, startHttpsReceiver } from '@app/testing';
 import { WebhookAgents } from './webhook-agents';
@@ -161,5 +162,52 @@ describe('sendWebhook', () => {
       const named = await sendWebhook(`https://localhost:${receiver.port}/hook`, body, {}, options({ agents: guarded }));
       expect(named).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/) });
     }
+  });
+
+  describe('to an http:// loopback receiver (WEBHOOK_ALLOW_LOOPBACK_HTTP)', () => {
+    let plain: Server;
+    let port: number;
+    const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+    const loopbackHttp = new WebhookAgents({ allowPrivateTargets: false, allowLoopbackHttp: true });
+    const httpsOnly = new WebhookAgents({ allowPrivateTargets: true });
+
+    beforeAll(async () => {
+      plain = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+          res.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+      port = (plain.address() as AddressInfo).port;
+    });
+    afterAll(async () => {
+      loopbackHttp.destroy();
+      httpsOnly.destroy();
+      await new Promise((resolve) => plain.close(resolve));
+    });
+
+    it.each(['127.0.0.1', 'localhost'])('sends to http://%s when allowed, signed as over https', async (host) => {
+      received.length = 0;
+      const attempt = await sendWebhook(`http://${host}:${port}/hooks`, body, signatureHeaders('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', event, body, 1), options({ agents: loopbackHttp }));
+      expect(attempt).toMatchObject({ succeeded: true, status_code: 204, error: null });
+      expect(received).toHaveLength(1);
+      expect(received[0].body).toBe(body);
+      expect(received[0].headers).toMatchObject({ 'x-webhook-event-id': event.id, 'webhook-timestamp': '1', 'user-agent': WEBHOOK_USER_AGENT });
+    });
+
+    it('refuses http:// when the setting is off, even with private targets allowed, before connecting', async () => {
+      received.length = 0;
+      const attempt = await sendWebhook(`http://127.0.0.1:${port}/hooks`, body, {}, options({ agents: httpsOnly }));
+      expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/), request_headers: null });
+      expect(received).toHaveLength(0);
+    });
+
+    it.each(['http://10.0.0.5/hooks', 'http://example.com/hooks', 'http://[::ffff:127.0.0.1]/hooks'])('never sends http:// to a host that is not loopback: %s', async (target) => {
+      const attempt = await sendWebhook(target, body, {}, options({ agents: loopbackHttp }));
+      expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^not an allowed target/) });
+    });
   });
 });

@@ -1,7 +1,7 @@
-import type { ClientRequest } from 'node:http';
-import { request } from 'node:https';
+import { ClientRequest, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { isRefusedAddress, RefusedTargetError } from '@app/common';
+import { isLoopbackHttpUrl, isRefusedAddress, RefusedTargetError } from '@app/common';
 import type { DeliveryAttempt } from '@app/database';
 import { boundedHeaders } from './attempt-headers';
 import { WebhookAgents } from './webhook-agents';
@@ -23,6 +23,17 @@ export interface SendOptions {
   timeoutMs: number;
   /** The connections, kept per origin, and whether private addresses are refused. */
   agents: WebhookAgents;
+}
+
+/**
+ * Whether a url may be sent to before any connection: http only to a loopback host where
+ * WEBHOOK_ALLOW_LOOPBACK_HTTP admits it, and https not to a refused IP literal, since Node
+ * connects to a literal without calling the agent's guarded `lookup`.
+ */
+function isAllowedTarget(target: URL, agents: WebhookAgents): boolean {
+  if (target.protocol === 'http:') return agents.allowLoopbackHttp && isLoopbackHttpUrl(target);
+  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  return agents.allowPrivateTargets || !(isIP(literal) && isRefusedAddress(literal));
 }
 
 /**
@@ -52,12 +63,9 @@ export async function sendWebhook(
   // A url stored before the API refused its form (a zone id, say) is a failed attempt, not a thrown job.
   if (!URL.canParse(url)) return finish(null, 'The webhook url cannot be parsed.', null);
   const target = new URL(url);
-  const literal = target.hostname.replace(/^\[(.*)\]$/, '$1');
-  // Node connects to an IP literal without calling `lookup`, so literals are judged here.
-  if (!options.agents.allowPrivateTargets && isIP(literal) && isRefusedAddress(literal)) {
-    return finish(null, new RefusedTargetError().message, null);
-  }
+  if (!isAllowedTarget(target, options.agents)) return finish(null, new RefusedTargetError().message, null);
   const agent = options.agents.for(target);
+  const request = target.protocol === 'http:' ? httpRequest : httpsRequest;
   return new Promise((resolve) => {
     let settled = false;
     let current: ClientRequest | undefined;
