@@ -57,6 +57,11 @@ function isSerializedOrigin(entry: string): boolean {
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === entry;
 }
 
+/** Whether the settings are a test run's, where test-only hooks may be switched on. */
+function isTestRun(config: AppConfig): boolean {
+  return config.NODE_ENV === 'test' && config.APP_ENV === 'test';
+}
+
 /**
  * Development without JWT_SECRET signs with a secret made at start: nothing secret is built into
  * the code, and tokens simply stop working when the process restarts.
@@ -272,6 +277,22 @@ export class AppConfig {
   @TimeoutMs()
   REDIS_COMMAND_TIMEOUT_MS = 1000;
 
+  /**
+   * Ends the API process at once at a point of a keyed write (after its COMMIT, or before its key
+   * is completed in Redis), for the tests of recovery from a crash there. Refused unless
+   * NODE_ENV=test and APP_ENV=test: no deployment can switch it on.
+   */
+  @ValidateIf((config: AppConfig) => config.IDEMPOTENCY_TEST_CRASH !== undefined)
+  @IsIn(['after_commit', 'before_completion'])
+  @ValidateBy(
+    {
+      name: 'isTestOnly',
+      validator: { validate: (_value: unknown, args) => isTestRun(args?.object as AppConfig) },
+    },
+    { message: 'is for tests only: it is refused unless NODE_ENV=test and APP_ENV=test' },
+  )
+  IDEMPOTENCY_TEST_CRASH?: 'after_commit' | 'before_completion';
+
   get logFormat(): 'json' | 'pretty' {
     return this.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   }
@@ -333,7 +354,7 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const optional = ['JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL', 'SHUTDOWN_DELAY_MS'];
+  const optional = ['JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL', 'SHUTDOWN_DELAY_MS', 'IDEMPOTENCY_TEST_CRASH'];
   const known = Object.keys(new AppConfig()).concat(optional);
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),

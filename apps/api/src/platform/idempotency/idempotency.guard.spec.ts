@@ -3,7 +3,10 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import type { QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
+import type { AppConfig } from '@app/config';
 import { WriteLedger, writeLedgers } from '@app/database';
+import { IdempotencyOutcomeRepository, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
+import { CrashPoints } from './crash-points';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { IdempotencyGuard } from './idempotency.guard';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore } from './idempotency.store';
@@ -17,6 +20,23 @@ function fakeStore(outcome: ClaimOutcome) {
     release: jest.fn().mockResolvedValue(undefined),
     leaveUnsettled: jest.fn().mockResolvedValue(undefined),
   };
+}
+
+/** An outcome repository whose every call is recorded. */
+function fakeOutcomes() {
+  return {
+    recordAnswer: jest.fn().mockResolvedValue(undefined),
+    discard: jest.fn().mockResolvedValue(undefined),
+  };
+}
+
+function guardOf(store: ReturnType<typeof fakeStore>, outcomes = fakeOutcomes()): IdempotencyGuard {
+  return new IdempotencyGuard(
+    store as unknown as IdempotencyStore,
+    outcomes as unknown as IdempotencyOutcomeRepository,
+    new CrashPoints({} as AppConfig),
+    new Reflector(),
+  );
 }
 
 /** The response parts the guard uses, and a promise of what Express finally sends. */
@@ -53,11 +73,17 @@ function contextFor(res: ReturnType<typeof fakeResponse>['res']): ExecutionConte
 }
 
 describe('IdempotencyGuard', () => {
-  const claim: IdempotencyClaim = { redisKey: 'idempotency:usr_1:k', marker: '{}', heldUntil: 0 };
+  const outcomeKey: OutcomeKey = { accountId: 'usr_1', keyHash: 'k', fingerprint: 'f', claimToken: 't', retentionSeconds: 86400 };
+  const claim: IdempotencyClaim = { redisKey: 'idempotency:usr_1:k', marker: '{}', outcome: outcomeKey, heldUntil: 0 };
 
   /** Claims as the guard does for a request, lets `work` write through the ledger, then sends an answer of `status`. */
-  async function answer(store: ReturnType<typeof fakeStore>, status: number, work: (ledger: WriteLedger) => void = () => undefined) {
-    const guard = new IdempotencyGuard(store as unknown as IdempotencyStore, new Reflector());
+  async function answer(
+    store: ReturnType<typeof fakeStore>,
+    status: number,
+    work: (ledger: WriteLedger) => void = () => undefined,
+    outcomes = fakeOutcomes(),
+  ) {
+    const guard = guardOf(store, outcomes);
     const response = fakeResponse();
     const ledger = new WriteLedger();
     await writeLedgers.run(ledger, () => guard.canActivate(contextFor(response.res)));
@@ -113,7 +139,7 @@ describe('IdempotencyGuard', () => {
   });
 
   it('answers 409 with the seconds a running claim still holds, and 409 answer_lost for an unsettled key', async () => {
-    const guard = (outcome: ClaimOutcome) => new IdempotencyGuard(fakeStore(outcome) as unknown as IdempotencyStore, new Reflector());
+    const guard = (outcome: ClaimOutcome) => guardOf(fakeStore(outcome));
     const refusal = (outcome: ClaimOutcome) =>
       writeLedgers.run(new WriteLedger(), () => Promise.resolve(guard(outcome).canActivate(contextFor(fakeResponse().res)))).catch((error: unknown) => error);
 

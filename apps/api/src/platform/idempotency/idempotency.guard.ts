@@ -2,11 +2,13 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
-import { WriteLedger, writeLedgers, WriteOutcome } from '@app/database';
+import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from '@app/database';
+import { EarlierOutcome, IdempotencyOutcomeRepository } from '@app/database/repositories/idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { PreparedAnswer } from '../http/prepared-answer';
 import { captureSends } from '../http/send-capture';
-import { IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
+import { CrashPoints } from './crash-points';
+import { ClaimOutcome, IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -33,6 +35,41 @@ export function tookNoEffect(writes: WriteOutcome): boolean {
   return !writes.committed && !writes.statementsInDoubt && writes.transactionsInDoubt.length === 0;
 }
 
+/** The answer to a request whose key is not free: a replay, or why it does not run. */
+function answerToTakenKey(outcome: Exclude<ClaimOutcome, { kind: 'claimed' }>): Error {
+  switch (outcome.kind) {
+    case 'completed':
+      return new IdempotentReplay(outcome.response);
+    case 'in_progress':
+      return new AppError(
+        'idempotency_key_in_progress',
+        `A request with this Idempotency-Key is still being processed. Retry in ${outcome.retryAfterSeconds} seconds.`,
+        undefined,
+        { 'Retry-After': String(outcome.retryAfterSeconds) },
+      );
+    case 'answer_lost':
+      return new AppError(
+        'idempotency_key_answer_lost',
+        outcome.tookEffect
+          ? 'The first request with this Idempotency-Key took effect, but its answer was lost. Read the result back; it is not run again.'
+          : 'The first request with this Idempotency-Key lost its database connection while committing, so it may have taken effect. ' +
+              'Check whether it did; it is not run again. Send it with a new key if it did not.',
+      );
+    case 'reused':
+      return new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different request (method, path or body). Use a new key.',
+      );
+  }
+}
+
+/** What the outcome row of an earlier request with the key tells a retry that Redis let through. */
+function claimOutcomeOf(earlier: EarlierOutcome): Exclude<ClaimOutcome, { kind: 'claimed' }> {
+  if (!earlier.sameRequest) return { kind: 'reused' };
+  if (earlier.answer !== null) return { kind: 'completed', response: earlier.answer };
+  return { kind: 'answer_lost', tookEffect: earlier.tookEffect };
+}
+
 /**
  * `Idempotency-Key` on every authenticated POST and PATCH (docs/api.md#idempotency), scoped to the
  * account. The last guard claims the key, so a request refused by authentication, scopes or the
@@ -40,6 +77,11 @@ export function tookNoEffect(writes: WriteOutcome): boolean {
  * captured where Express sends it, after the envelope and the exception filter, and stored
  * before it leaves: a client that has the answer can always replay it. A guard rather than an
  * interceptor: Nest wraps every route in each global interceptor, and this rule concerns writes.
+ *
+ * Redis holds the claim and the answers replays read; PostgreSQL holds what a write came to, in
+ * the write's own transaction (the write ledger records it), so that a retry Redis lets through
+ * after a crash, or after Redis lost the completion, stops at its first write and answers what
+ * the earlier request left.
  */
 @Injectable()
 export class IdempotencyGuard implements CanActivate {
@@ -47,6 +89,8 @@ export class IdempotencyGuard implements CanActivate {
 
   constructor(
     private readonly store: IdempotencyStore,
+    private readonly outcomes: IdempotencyOutcomeRepository,
+    private readonly crashes: CrashPoints,
     private readonly reflector: Reflector,
   ) {}
 
@@ -66,34 +110,10 @@ export class IdempotencyGuard implements CanActivate {
     if (!ledger) throw new Error('A keyed write reached the Idempotency-Key guard without its write ledger (writeLedgerMiddleware)');
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
     const outcome = await this.store.claim(userId, key, fingerprint);
-    switch (outcome.kind) {
-      case 'claimed':
-        ledger.start();
-        this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, ledger, fingerprint, this.secretFields(context));
-        return true;
-      case 'completed':
-        throw new IdempotentReplay(outcome.response);
-      case 'in_progress':
-        throw new AppError(
-          'idempotency_key_in_progress',
-          `A request with this Idempotency-Key is still being processed. Retry in ${outcome.retryAfterSeconds} seconds.`,
-          undefined,
-          { 'Retry-After': String(outcome.retryAfterSeconds) },
-        );
-      case 'answer_lost':
-        throw new AppError(
-          'idempotency_key_answer_lost',
-          outcome.tookEffect
-            ? 'The first request with this Idempotency-Key took effect, but its answer was lost. Read the result back; it is not run again.'
-            : 'The first request with this Idempotency-Key lost its database connection while committing, so it may have taken effect. ' +
-                'Check whether it did; it is not run again. Send it with a new key if it did not.',
-        );
-      case 'reused':
-        throw new AppError(
-          'idempotency_key_reused',
-          'This Idempotency-Key was already used for a different request (method, path or body). Use a new key.',
-        );
-    }
+    if (outcome.kind !== 'claimed') throw answerToTakenKey(outcome);
+    ledger.start({ key: outcome.claim.outcome, settledEarlier: (earlier) => answerToTakenKey(claimOutcomeOf(earlier)) });
+    this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, ledger, fingerprint, this.secretFields(context));
+    return true;
   }
 
   private secretFields(context: ExecutionContext): string[] {
@@ -108,7 +128,8 @@ export class IdempotencyGuard implements CanActivate {
       if (captured) return send(body);
       captured = true;
       stopHolding();
-      void this.settle(res, claim, ledger.finish(), fingerprint, body, secretFields).finally(() => {
+      const writes = ledger.finish();
+      void this.settle(res, claim, writes, ledger.keyedOutcome, fingerprint, body, secretFields).finally(() => {
         try {
           send(body);
         } catch (error) {
@@ -120,23 +141,35 @@ export class IdempotencyGuard implements CanActivate {
   }
 
   /**
-   * Stores a replayable answer. An error frees the key at once when nothing the request wrote
-   * committed or can still commit (a transaction ends with its ROLLBACK or its connection; only a
-   * COMMIT that went out unanswered may still have committed); otherwise the key keeps what the
-   * writes came to, for a retry to learn instead of writing twice.
+   * Stores a replayable answer, in Redis for replays and in the request's outcome row in
+   * PostgreSQL, which outlasts a crash before Redis has it. An error frees the key at once when
+   * nothing the request wrote committed or can still commit (a transaction ends with its ROLLBACK
+   * or its connection; only a COMMIT that went out unanswered may still have committed);
+   * otherwise the key keeps what the writes came to, for a retry to learn instead of writing twice.
    */
   private async settle(
     res: Response,
     claim: IdempotencyClaim,
     writes: WriteOutcome,
+    keyed: KeyedOutcome,
     fingerprint: string,
     body: unknown,
     secretFields: string[],
   ): Promise<void> {
     try {
+      if (writes.committed) this.crashes.reach('after_commit');
+      if (keyed.earlier) {
+        await this.settleAsEarlier(claim, fingerprint, keyed.earlier);
+        return;
+      }
       if (!isReplayable(res.statusCode)) {
-        if (tookNoEffect(writes)) await this.store.release(claim);
-        else await this.store.leaveUnsettled(claim, fingerprint, writes);
+        if (tookNoEffect(writes)) {
+          // Only a mark before a write outside a transaction outlives a write that took no effect.
+          if (keyed.recorded) await this.outcomes.discard(claim.outcome);
+          await this.store.release(claim);
+        } else {
+          await this.store.leaveUnsettled(claim, fingerprint, writes);
+        }
         return;
       }
       const headers: Record<string, string> = {};
@@ -145,10 +178,16 @@ export class IdempotencyGuard implements CanActivate {
         if (value !== undefined) headers[name] = String(value);
       }
       const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : null;
-      // A one-time secret is never written to Redis: the replay answers the record without it.
+      // A one-time secret is never stored: the replay answers the record without it.
       const stored = text === null ? { body: null, omitted: [] } : withoutOneTimeSecrets(text, secretFields);
       if (stored.omitted.length > 0) headers[SECRET_OMITTED_HEADER.toLowerCase()] = stored.omitted.join(', ');
-      await this.store.complete(claim, fingerprint, { status: res.statusCode, headers, body: stored.body });
+      const response: StoredResponse = { status: res.statusCode, headers, body: stored.body };
+      const recorded = keyed.recorded ? this.outcomes.recordAnswer(claim.outcome, response) : Promise.resolve();
+      if (this.crashes.armed('before_completion')) {
+        await recorded;
+        this.crashes.reach('before_completion');
+      }
+      await Promise.all([recorded, this.store.complete(claim, fingerprint, response)]);
     } catch (error) {
       this.logger.error({ err: error }, 'Could not store the answer of an idempotent request');
       // Redis did not take it: the claim holds until its lease runs out, and a wait the answer asks for covers that.
@@ -157,6 +196,19 @@ export class IdempotencyGuard implements CanActivate {
         res.setHeader('Retry-After', String(waitSeconds));
       }
     }
+  }
+
+  /** The key in Redis takes what the earlier request's row says, so that later retries learn it there. */
+  private async settleAsEarlier(claim: IdempotencyClaim, fingerprint: string, earlier: EarlierOutcome): Promise<void> {
+    const outcome = claimOutcomeOf(earlier);
+    if (outcome.kind === 'completed') await this.store.complete(claim, fingerprint, outcome.response);
+    else if (outcome.kind === 'answer_lost') {
+      await this.store.leaveUnsettled(claim, fingerprint, {
+        committed: outcome.tookEffect,
+        transactionsInDoubt: [],
+        statementsInDoubt: !outcome.tookEffect,
+      });
+    } else await this.store.release(claim);
   }
 }
 
