@@ -1,6 +1,7 @@
 import { ExecutionContext, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { DatabaseError } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
 import type { AppConfig } from '@app/config';
@@ -126,6 +127,62 @@ describe('IdempotencyGuard', () => {
     const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
     await answer(store, 201);
     expect(store.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), expect.objectContaining({ status: 201 }));
+  });
+
+  /** A transaction of the request committed with the key's outcome row in it. */
+  const committedWithOutcome = (ledger: WriteLedger): void => {
+    const runner = { isTransactionActive: true } as QueryRunner;
+    ledger.beforeCommit(runner, '1234', true);
+    ledger.afterCommit(runner);
+  };
+
+  it('records the answer in the outcome row as well as in Redis, so that it outlasts Redis failing the completion write', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    store.complete.mockRejectedValue(new Error('Command timed out'));
+    const outcomes = fakeOutcomes();
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const { delivered } = await answer(store, 201, committedWithOutcome, outcomes);
+    expect(await delivered).toBe('{"error":{}}');
+    expect(outcomes.recordAnswer).toHaveBeenCalledWith(outcomeKey, expect.objectContaining({ status: 201, body: '{"error":{}}' }));
+    expect(logged).toHaveBeenCalledWith(expect.anything(), 'Could not store the answer of an idempotent request');
+    logged.mockRestore();
+  });
+
+  it('records no answer for a request that wrote no outcome row, and removes the mark of a write refused', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const outcomes = fakeOutcomes();
+    await answer(store, 201, undefined, outcomes);
+    expect(outcomes.recordAnswer).not.toHaveBeenCalled();
+
+    const refused = fakeOutcomes();
+    const markedThenRefused = (ledger: WriteLedger): void => {
+      ledger.marked();
+      const runner = { isTransactionActive: false } as QueryRunner;
+      ledger.sending(runner, 'INSERT INTO api_keys ...');
+      ledger.answered(runner, false, Object.assign(new DatabaseError('deadlock detected', 0, 'error'), { code: '40P01' }));
+    };
+    await answer(fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } }), 503, markedThenRefused, refused);
+    expect(refused.discard).toHaveBeenCalledWith(outcomeKey);
+  });
+
+  it('a retry stopped by the outcome row of an earlier request settles its key in Redis as that row says, and leaves the row alone', async () => {
+    const earlierAnswer = { status: 201, headers: { etag: '"1"' }, body: '{"data":{"id":"res_1"}}' };
+    const stoppedBy = (response: typeof earlierAnswer | null) => (ledger: WriteLedger) => {
+      expect(() => ledger.checkOutcome({ ours: false, same_request: true, response, took_effect: true, xact_id: null })).toThrow();
+    };
+    const replayed = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const outcomes = fakeOutcomes();
+    await answer(replayed, 201, stoppedBy(earlierAnswer), outcomes);
+    expect(replayed.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), earlierAnswer);
+    expect(outcomes.recordAnswer).not.toHaveBeenCalled();
+
+    const lost = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    await answer(lost, 409, stoppedBy(null));
+    expect(lost.leaveUnsettled).toHaveBeenCalledWith(expect.anything(), expect.any(String), {
+      committed: true,
+      transactionsInDoubt: [],
+      statementsInDoubt: false,
+    });
   });
 
   it('when Redis does not take the release, the answer asks for a wait that covers what the claim still holds', async () => {
