@@ -19,8 +19,16 @@ interface Answer {
   body: { data?: Record<string, unknown> & { id: string }; error?: { code: string; message: string } };
 }
 
-async function call(url: string, token: string, method: string, path: string, body?: unknown, key?: string): Promise<Answer> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+async function call(
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  key?: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...extraHeaders };
   if (key !== undefined) headers['Idempotency-Key'] = key;
   const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
@@ -61,10 +69,17 @@ describe('Idempotency-Key across a crash between COMMIT and the key\'s completio
   });
 
   /** Sends the keyed request to a built API that crashes at `point`; resolves once that process is gone. */
-  async function crashAt(point: 'after_commit' | 'before_completion', method: string, path: string, body: unknown, key: string): Promise<void> {
+  async function crashAt(
+    point: 'after_commit' | 'before_completion',
+    method: string,
+    path: string,
+    body: unknown,
+    key: string,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
     const crashing = await startBuiltApi({ IDEMPOTENCY_TEST_CRASH: point });
     const exited = once(crashing.process, 'exit');
-    await expect(call(crashing.url, token, method, path, body, key)).rejects.toThrow();
+    await expect(call(crashing.url, token, method, path, body, key, headers)).rejects.toThrow();
     const [, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     expect(signal).toBe('SIGKILL');
   }
@@ -119,6 +134,24 @@ describe('Idempotency-Key across a crash between COMMIT and the key\'s completio
       expect(retry.headers.get('idempotent-replayed')).toBeNull();
     }
     expect(await resourcesNamed(body.name)).toHaveLength(1);
+  }, 60_000);
+
+  it('a PATCH with If-Match: the retry, refused by the version the first moved on, replays the first answer instead', async () => {
+    const created = await call(api.url, token, 'POST', '/v2/resources', { name: `crash-patch-${randomUUID()}` });
+    expect(created.status).toBe(201);
+    const path = `/v2/resources/${created.body.data?.id}`;
+    const key = randomUUID();
+    const patch = { description: 'patched once' };
+    await crashAt('before_completion', 'PATCH', path, patch, key, { 'If-Match': '"1"' });
+    const read = await call(api.url, token, 'GET', path);
+    expect(read.headers.get('etag')).toBe('"2"');
+
+    const retry = await retryUntilSettled(() => call(api.url, token, 'PATCH', path, patch, key, { 'If-Match': '"1"' }));
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.headers.get('etag')).toBe('"2"');
+    expect(retry.body).toEqual(read.body);
+    expect((await call(api.url, token, 'GET', path)).headers.get('etag')).toBe('"2"');
   }, 60_000);
 
   it('a write outside a transaction (an API key) is covered too: the retry replays the record without its secret, and makes no second key', async () => {

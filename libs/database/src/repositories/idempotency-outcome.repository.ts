@@ -76,12 +76,23 @@ export function earlierOutcome(row: RecordedOutcomeRow): EarlierOutcome {
 
 /**
  * The rest of an outcome row's life, after the write that made it: its answer, or its removal
- * when the write was refused and the key is freed for a retry. Only the request that wrote the
- * row (its claim token) changes it.
+ * when the write was refused and the key is freed for a retry; and what a retry refused before
+ * any write reads of it. Only the request that wrote the row (its claim token) changes it.
  */
 @Injectable()
 export class IdempotencyOutcomeRepository {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** The row another request with the key left, while it is kept; null when there is none. */
+  async earlierOf(key: OutcomeKey): Promise<EarlierOutcome | null> {
+    const rows: RecordedOutcomeRow[] = await this.dataSource.query(
+      `SELECT false AS ours, fingerprint = $3 AS same_request, response, transaction_id IS NOT NULL AS took_effect, NULL AS xact_id
+         FROM idempotency_outcomes
+        WHERE account_id = $1 AND key_hash = $2 AND claim_token <> $4 AND expires_at > now()`,
+      [key.accountId, key.keyHash, key.fingerprint, key.claimToken],
+    );
+    return rows.length === 0 ? null : earlierOutcome(rows[0]);
+  }
 
   async recordAnswer(key: OutcomeKey, answer: IdempotentAnswer): Promise<void> {
     await this.dataSource.query(

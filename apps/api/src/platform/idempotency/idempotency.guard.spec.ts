@@ -28,6 +28,7 @@ function fakeOutcomes() {
   return {
     recordAnswer: jest.fn().mockResolvedValue(undefined),
     discard: jest.fn().mockResolvedValue(undefined),
+    earlierOf: jest.fn().mockResolvedValue(null),
   };
 }
 
@@ -50,6 +51,10 @@ function fakeResponse() {
     headersSent: false,
     getHeader: (name: string) => headers.get(name.toLowerCase()),
     setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value),
+    status(code: number) {
+      this.statusCode = code;
+      return this;
+    },
     send(body: unknown) {
       sent(body);
       return this;
@@ -183,6 +188,27 @@ describe('IdempotencyGuard', () => {
       transactionsInDoubt: [],
       statementsInDoubt: false,
     });
+  });
+
+  it('a refusal before any write answers what an earlier request with the key came to, and a refusal without one stands', async () => {
+    const earlierAnswer = { status: 200, headers: { etag: '"2"' }, body: '{"data":{"id":"res_1"}}' };
+    const outcomes = fakeOutcomes();
+    outcomes.earlierOf.mockResolvedValue({ sameRequest: true, answer: earlierAnswer, tookEffect: true });
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const { res, headers, delivered } = await answer(store, 412, undefined, outcomes);
+    expect(await delivered).toBe(earlierAnswer.body);
+    expect(res.statusCode).toBe(200);
+    expect(headers.get('idempotent-replayed')).toBe('true');
+    expect(headers.get('etag')).toBe('"2"');
+    expect(outcomes.earlierOf).toHaveBeenCalledWith(outcomeKey);
+    expect(store.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), earlierAnswer);
+
+    const alone = fakeOutcomes();
+    const refused = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const refusal = await answer(refused, 412, undefined, alone);
+    expect(await refusal.delivered).toBe('{"error":{}}');
+    expect(refusal.res.statusCode).toBe(412);
+    expect(refused.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), expect.objectContaining({ status: 412 }));
   });
 
   it('when Redis does not take the release, the answer asks for a wait that covers what the claim still holds', async () => {

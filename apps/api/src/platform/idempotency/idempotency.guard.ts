@@ -5,6 +5,7 @@ import { AppError, InvalidRequestError } from '@app/common';
 import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from '@app/database';
 import { EarlierOutcome, IdempotencyOutcomeRepository } from '@app/database/repositories/idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
+import { renderError } from '../filters/app-exception.filter';
 import { PreparedAnswer } from '../http/prepared-answer';
 import { captureSends } from '../http/send-capture';
 import { CrashPoints } from './crash-points';
@@ -129,9 +130,9 @@ export class IdempotencyGuard implements CanActivate {
       captured = true;
       stopHolding();
       const writes = ledger.finish();
-      void this.settle(res, claim, writes, ledger.keyedOutcome, fingerprint, body, secretFields).finally(() => {
+      void this.settle(res, claim, writes, ledger.keyedOutcome, fingerprint, body, secretFields).then((answer) => {
         try {
-          send(body);
+          send(answer);
         } catch (error) {
           this.logger.error({ err: error }, 'Could not send the answer of an idempotent request');
         }
@@ -146,6 +147,7 @@ export class IdempotencyGuard implements CanActivate {
    * nothing the request wrote committed or can still commit (a transaction ends with its ROLLBACK
    * or its connection; only a COMMIT that went out unanswered may still have committed);
    * otherwise the key keeps what the writes came to, for a retry to learn instead of writing twice.
+   * Answers the body to send: the captured one, or what an earlier request with the key came to.
    */
   private async settle(
     res: Response,
@@ -155,12 +157,18 @@ export class IdempotencyGuard implements CanActivate {
     fingerprint: string,
     body: unknown,
     secretFields: string[],
-  ): Promise<void> {
+  ): Promise<unknown> {
     try {
       if (writes.committed) this.crashes.reach('after_commit');
-      if (keyed.earlier) {
-        await this.settleAsEarlier(claim, fingerprint, keyed.earlier);
-        return;
+      // A refusal before any write may come from the state an earlier request with the key left
+      // (the version its If-Match named has moved on): what that request came to is the answer.
+      const earlier =
+        keyed.earlier ??
+        (!keyed.recorded && res.statusCode >= 400 && isReplayable(res.statusCode) ? await this.outcomes.earlierOf(claim.outcome) : null);
+      if (earlier) {
+        const answer = keyed.earlier ? body : answerInPlace(res, earlier);
+        await this.settleAsEarlier(claim, fingerprint, earlier);
+        return answer;
       }
       if (!isReplayable(res.statusCode)) {
         if (tookNoEffect(writes)) {
@@ -170,7 +178,7 @@ export class IdempotencyGuard implements CanActivate {
         } else {
           await this.store.leaveUnsettled(claim, fingerprint, writes);
         }
-        return;
+        return body;
       }
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
@@ -196,6 +204,7 @@ export class IdempotencyGuard implements CanActivate {
         res.setHeader('Retry-After', String(waitSeconds));
       }
     }
+    return body;
   }
 
   /** The key in Redis takes what the earlier request's row says, so that later retries learn it there. */
@@ -220,10 +229,26 @@ class IdempotentReplay extends PreparedAnswer {
   }
 
   write(res: Response): void {
+    const body = this.prepare(res);
+    if (body === null) res.send();
+    else res.send(body);
+  }
+
+  /** Sets the stored status and headers; answers the stored body. */
+  prepare(res: Response): string | null {
     res.setHeader(REPLAYED_HEADER, 'true');
     for (const [name, value] of Object.entries(this.stored.headers)) res.setHeader(name, value);
     res.status(this.stored.status);
-    if (this.stored.body === null) res.send();
-    else res.send(this.stored.body);
+    return this.stored.body;
   }
+}
+
+/** Turns a captured answer that is not sent yet into what an earlier request with the key came to; answers the body to send. */
+function answerInPlace(res: Response, earlier: EarlierOutcome): string | undefined {
+  const answer = answerToTakenKey(claimOutcomeOf(earlier));
+  if (answer instanceof IdempotentReplay) return answer.prepare(res) ?? undefined;
+  const error = answer as AppError;
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  res.status(error.status);
+  return JSON.stringify(renderError(error));
 }
