@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DatabaseError } from 'pg';
+import { DatabaseError, type PoolClient } from 'pg';
 import { EventSubscriber } from 'typeorm';
 import type { AfterQueryEvent, BeforeQueryEvent, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent } from 'typeorm';
-import type { PoolClient } from 'pg';
 import { EarlierOutcome, earlierOutcome, OutcomeKey, RecordedOutcomeRow, recordOutcome } from './repositories/idempotency-outcome.repository';
 
 /** What one request's writes came to, by the answers PostgreSQL gave them. */
