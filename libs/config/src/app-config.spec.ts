@@ -137,6 +137,18 @@ describe('loadConfig (docs/api.md#processes)', () => {
     expect(problems[0]).toMatch(new RegExp(`^${name} `));
   });
 
+  it('takes IDEMPOTENCY_TEST_CRASH in a test run only, and refuses it anywhere else', () => {
+    const test = { JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', APP_ENV: 'test' };
+    expect(loadConfig({ ...test, IDEMPOTENCY_TEST_CRASH: 'after_commit' }).IDEMPOTENCY_TEST_CRASH).toBe('after_commit');
+    expect(loadConfig(test).IDEMPOTENCY_TEST_CRASH).toBeUndefined();
+    for (const env of [{ NODE_ENV: 'production' }, { APP_ENV: 'live' }, { NODE_ENV: 'development' }]) {
+      expect(problemsOf({ ...test, ...env, IDEMPOTENCY_TEST_CRASH: 'before_completion' })).toEqual([
+        expect.stringMatching(/^IDEMPOTENCY_TEST_CRASH is for tests only/),
+      ]);
+    }
+    expect(problemsOf({ ...test, IDEMPOTENCY_TEST_CRASH: 'sometimes' })).toEqual([expect.stringMatching(/^IDEMPOTENCY_TEST_CRASH /)]);
+  });
+
   it('refuses a JWT_SECRET shorter than 32 characters', () => {
     const problems = problemsOf({ JWT_SECRET: 'short-secret' });
     expect(problems).toEqual([expect.stringMatching(/^JWT_SECRET .*at least 32 characters/)]);

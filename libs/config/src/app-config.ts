@@ -65,6 +65,11 @@ const CONTRACT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
  */
 const DEVELOPMENT_PLAN_LIMITS = 'free=6000,pro=60000,enterprise=600000';
 
+/** Whether the settings are a test run's, where test-only hooks may be switched on. */
+function isTestRun(config: AppConfig): boolean {
+  return config.NODE_ENV === 'test' && config.APP_ENV === 'test';
+}
+
 /**
  * Development without JWT_SECRET signs with a secret made at start: nothing secret is built into
  * the code, and tokens simply stop working when the process restarts.
@@ -302,6 +307,22 @@ export class AppConfig {
   @TimeoutMs()
   REDIS_COMMAND_TIMEOUT_MS = 1000;
 
+  /**
+   * Ends the API process at once at a point of a keyed write (after its COMMIT, or before its key
+   * is completed in Redis), for the tests of recovery from a crash there. Refused unless
+   * NODE_ENV=test and APP_ENV=test: no deployment can switch it on.
+   */
+  @ValidateIf((config: AppConfig) => config.IDEMPOTENCY_TEST_CRASH !== undefined)
+  @IsIn(['after_commit', 'before_completion'])
+  @ValidateBy(
+    {
+      name: 'isTestOnly',
+      validator: { validate: (_value: unknown, args) => isTestRun(args?.object as AppConfig) },
+    },
+    { message: 'is for tests only: it is refused unless NODE_ENV=test and APP_ENV=test' },
+  )
+  IDEMPOTENCY_TEST_CRASH?: 'after_commit' | 'before_completion';
+
   get logFormat(): 'json' | 'pretty' {
     return this.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   }
@@ -382,6 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     'SHUTDOWN_DELAY_MS',
     'WEBHOOK_ALLOW_LOOPBACK_HTTP',
     'RATE_LIMIT_PLAN_LIMITS',
+    'IDEMPOTENCY_TEST_CRASH',
   ];
   const known = Object.keys(new AppConfig()).concat(optional);
   const provided = Object.fromEntries(
