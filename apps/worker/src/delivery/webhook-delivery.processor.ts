@@ -2,7 +2,8 @@ import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig } from '@app/config';
-import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
+import type { DeliveryAttempt } from '@app/database';
+import { PendingDelivery, UnstorableAttemptError, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { WebhookRepository } from '@app/database/repositories/webhook.repository';
 import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { annotateActiveSpan, inSpan, SpanKind } from '@app/telemetry';
@@ -78,10 +79,23 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       delivery.body,
       Math.floor(Date.now() / 1000),
     );
-    const { succeeded, ...attempt } = await sendWebhook(webhook.url, delivery.body, headers, {
+    const sent = await sendWebhook(webhook.url, delivery.body, headers, {
       timeoutMs: DELIVERY_TIMEOUT_MS,
       agents: this.agents,
     });
+    try {
+      await this.settle(job, delivery, sent);
+    } catch (error) {
+      if (!(error instanceof UnstorableAttemptError)) throw error;
+      // What the receiver sent cannot be kept: the attempt counts as failed, so the delivery still moves on.
+      this.logger.warn({ err: error, webhookId: delivery.webhookId, deliveryId: delivery.id }, 'attempt could not be stored; recorded as failed without the answer');
+      await this.settle(job, delivery, withoutAnswer(sent));
+    }
+  }
+
+  /** Records the attempt and moves the delivery on: succeeded, retried later, or failed (disabling its webhook). */
+  private async settle(job: Job<WebhookDeliveryJob>, delivery: PendingDelivery, sent: SentAttempt): Promise<void> {
+    const { succeeded, ...attempt } = sent;
     const attemptNumber = delivery.attemptCount + 1;
     if (succeeded) {
       await this.deliveries.recordAttempt(delivery.id, attempt, 'succeeded', null);
@@ -115,6 +129,22 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     );
     this.metrics.recordAttempt('retrying', false, attempt.duration_ms);
   }
+}
+
+type SentAttempt = DeliveryAttempt & { succeeded: boolean };
+
+/** The attempt as it can always be stored: what was answered dropped, counted as a failure. */
+function withoutAnswer(sent: SentAttempt): SentAttempt {
+  return {
+    attempted_at: sent.attempted_at,
+    status_code: sent.status_code,
+    duration_ms: sent.duration_ms,
+    error: 'the receiver answered, but its answer could not be stored',
+    response_body: null,
+    request_headers: null,
+    response_headers: null,
+    succeeded: false,
+  };
 }
 
 /** The commit time of the event a delivery carries: its payload's `created_at`. */
