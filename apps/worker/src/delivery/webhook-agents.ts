@@ -1,6 +1,5 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { Agent } from 'node:https';
-import { guardedLookup } from '@app/common';
 
 /** Origins whose connections are kept; the least recently used beyond this are closed. */
 const MAX_ORIGINS = 500;
@@ -21,9 +20,9 @@ export interface WebhookAgentOptions {
 
 /**
  * One keep-alive HTTPS agent per webhook origin, so consecutive deliveries reuse a TLS
- * connection instead of a handshake each. Every new connection still resolves through
- * `guardedLookup`, so the address connected to is checked; a kept connection stays on the
- * address checked when it opened.
+ * connection instead of a handshake each. The agents have no `lookup` of their own: each request
+ * brings its owner's (`WebhookHostLookup`), which every new connection resolves and checks its
+ * address through; a kept connection stays on the address checked when it opened.
  */
 export class WebhookAgents implements OnApplicationShutdown {
   private readonly agents = new Map<string, Agent>();
@@ -48,7 +47,6 @@ export class WebhookAgents implements OnApplicationShutdown {
       keepAlive: true,
       timeout: IDLE_SOCKET_MS,
       maxSockets: MAX_SOCKETS_PER_ORIGIN,
-      lookup: this.options.allowPrivateTargets ? undefined : guardedLookup,
       ca: this.options.ca,
     });
     this.agents.set(origin, agent);

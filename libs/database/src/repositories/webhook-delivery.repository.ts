@@ -8,11 +8,11 @@ import { isRefusedData, storableJson } from '../storable-json';
 
 export type NewDelivery = Pick<WebhookDeliveryEntity, 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'>;
 
-/** What the next attempt of a pending delivery needs, with its webhook's url, secret and status. */
+/** What the next attempt of a pending delivery needs, with its webhook's url, secret, status and owner. */
 export interface PendingDelivery extends Pick<WebhookDeliveryEntity, 'id' | 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'> {
   /** Attempts made so far. */
   attemptCount: number;
-  webhook: Pick<WebhookEntity, 'url' | 'secret' | 'status'>;
+  webhook: Pick<WebhookEntity, 'url' | 'secret' | 'status' | 'ownerId'>;
 }
 
 /** One attempt to append to a delivery, with the status it moves to and when it is next due. */
@@ -150,7 +150,7 @@ export class WebhookDeliveryRepository {
   private async readPending(ids: readonly string[]): Promise<Array<PendingDelivery | null>> {
     const rows: PendingRow[] = await this.deliveries.query(
       `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
-              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status
+              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status, w.owner_id
          FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = ANY($1::text[]) AND d.status = 'pending'`,
@@ -168,7 +168,7 @@ export class WebhookDeliveryRepository {
         body: row.body,
         test: row.test,
         attemptCount: row.attempt_count,
-        webhook: { url: row.url, secret: row.secret, status: row.status },
+        webhook: { url: row.url, secret: row.secret, status: row.status, ownerId: row.owner_id },
       };
     });
   }
@@ -247,6 +247,7 @@ interface PendingRow {
   url: string;
   secret: string;
   status: WebhookStatus;
+  owner_id: string;
 }
 
 /** The key of an (event, webhook) pair in the map `insertMissing` returns. */
