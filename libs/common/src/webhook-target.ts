@@ -1,4 +1,3 @@
-import { lookup as dnsLookup, LookupAddress, LookupAllOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { IPv4, IPv6, parseCIDR } from 'ipaddr.js';
 
@@ -71,25 +70,6 @@ export class RefusedTargetError extends Error {
     super('not an allowed target: the host points to a loopback, private, link-local or reserved address');
     this.name = 'RefusedTargetError';
   }
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/**
- * A `lookup` for an HTTPS agent that refuses the connection when the name resolves to a
- * refused address. It checks the addresses the socket will actually connect to, so a name
- * that resolved to a public address at create time and to a private one now (DNS
- * rebinding) is still refused.
- */
-export function guardedLookup(hostname: string, options: LookupAllOptions | object, callback: LookupCallback): void {
-  // Asynchronous like dns.lookup: callers may attach their listeners after calling it.
-  if (isLoopbackName(hostname)) return process.nextTick(callback, new RefusedTargetError(), []);
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.some((entry) => isRefusedAddress(entry.address))) return callback(new RefusedTargetError(), []);
-    if ((options as LookupAllOptions).all) return callback(null, addresses);
-    return callback(null, addresses[0].address, addresses[0].family);
-  });
 }
 
 /**

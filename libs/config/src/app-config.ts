@@ -248,8 +248,8 @@ export class AppConfig {
   WEBHOOK_RETRY_SCHEDULE_MS = '0,60000,300000,1800000,7200000';
 
   /**
-   * DNS servers the API asks when it checks a webhook's host (comma-separated `ip`, `ip:port` or
-   * `[ipv6]:port`); unset, the system's (`dns.getServers()`).
+   * DNS servers the API asks when it checks a webhook's host, and the worker when it connects to
+   * one (comma-separated `ip`, `ip:port` or `[ipv6]:port`); unset, the system's (`dns.getServers()`).
    */
   @ValidateIf((config: AppConfig) => config.WEBHOOK_DNS_SERVERS !== undefined)
   @ValidateBy(
@@ -260,6 +260,17 @@ export class AppConfig {
     { message: 'must be comma-separated DNS server addresses, e.g. 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53' },
   )
   WEBHOOK_DNS_SERVERS?: string;
+
+  /**
+   * Host lookups one worker runs at once for the webhooks of one owner (an account): a delivery
+   * beyond it waits for a later turn, uncounted, so that one account's slow DNS holds few of the
+   * worker's deliveries and resolvers.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_DNS_LOOKUPS_PER_OWNER = 4;
 
   /** Deliveries one worker sends at once: mostly waiting on receivers, so many per process. */
   @Transform(toInt)

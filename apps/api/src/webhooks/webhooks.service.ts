@@ -9,8 +9,10 @@ import {
   offsetMeta,
   Paginated,
   EventKind,
+  HOST_RESOLUTION_DEADLINE_MS,
   ResourceNotFoundError,
   ValidationError,
+  WebhookHostResolver,
 } from '@app/common';
 import { AppConfig } from '@app/config';
 import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
@@ -22,7 +24,6 @@ import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { sampleEvent } from './sample-event';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { TARGET_RESOLUTION_DEADLINE_MS, WebhookTargetResolver } from './webhook-target-resolver';
 import { CreatedWebhookView, DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
 
 const DEFAULT_PER_PAGE = 20;
@@ -34,7 +35,7 @@ const DEFAULT_PER_PAGE = 20;
 const REFUSED_TARGET = 'must point to a public host: one that resolves, and not to a loopback, private, link-local or reserved address';
 const LOOPBACK_HTTP_REFUSED =
   'must be an https:// URL; http:// to a loopback host is taken only by a service run for local development (WEBHOOK_ALLOW_LOOPBACK_HTTP=true)';
-const UNANSWERED_TARGET = `must have a host whose DNS answers within ${TARGET_RESOLUTION_DEADLINE_MS / 1000} seconds; it did not (try again later)`;
+const UNANSWERED_TARGET = `must have a host whose DNS answers within ${HOST_RESOLUTION_DEADLINE_MS / 1000} seconds; it did not (try again later)`;
 
 /** A Standard Webhooks style secret: `whsec_` and the base64 of 24 random bytes. */
 function newWebhookSecret(): string {
@@ -48,7 +49,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly config: AppConfig,
-    private readonly targets: WebhookTargetResolver,
+    private readonly targets: WebhookHostResolver,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
   ) {}
 

@@ -1,7 +1,6 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent } from 'node:https';
-import { guardedLookup } from '@app/common';
 
 /** Origins whose connections are kept; the least recently used beyond this are closed. */
 const MAX_ORIGINS = 500;
@@ -24,9 +23,9 @@ export interface WebhookAgentOptions {
 
 /**
  * One keep-alive HTTPS agent per webhook origin, so consecutive deliveries reuse a TLS
- * connection instead of a handshake each. Every new connection still resolves through
- * `guardedLookup`, so the address connected to is checked; a kept connection stays on the
- * address checked when it opened.
+ * connection instead of a handshake each. The agents have no `lookup` of their own: each request
+ * brings its owner's (`WebhookHostLookup`), which every new connection resolves and checks its
+ * address through; a kept connection stays on the address checked when it opened.
  */
 export class WebhookAgents implements OnApplicationShutdown {
   private readonly agents = new Map<string, HttpAgent>();
@@ -52,11 +51,8 @@ export class WebhookAgents implements OnApplicationShutdown {
       return known;
     }
     const connections = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_ORIGIN };
-    // An http origin is a loopback one (sendWebhook sends no other), so there is no address to guard.
-    const agent =
-      target.protocol === 'http:'
-        ? new HttpAgent(connections)
-        : new Agent({ ...connections, lookup: this.options.allowPrivateTargets ? undefined : guardedLookup, ca: this.options.ca });
+    // An http origin is a loopback one (sendWebhook sends no other), so it needs no CA either.
+    const agent = target.protocol === 'http:' ? new HttpAgent(connections) : new Agent({ ...connections, ca: this.options.ca });
     this.agents.set(origin, agent);
     if (this.agents.size > MAX_ORIGINS) {
       const [oldest, evicted] = this.agents.entries().next().value as [string, HttpAgent];
