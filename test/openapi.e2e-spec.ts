@@ -344,14 +344,26 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
     for (const { operation } of operations()) expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '401', '429', '431', '503']));
   });
 
-  it('serves the interactive docs as HTML without a credential', async () => {
+  it('serves the API reference at /docs from the service itself, under a CSP without inline script', async () => {
     const res = await t.http.get('/docs');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.text).toContain('swagger-ui');
-    const init = await t.http.get('/docs/swagger-ui-init.js');
-    expect(init.status).toBe(200);
-    expect(init.text).toContain('/v2/resources');
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+        "connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
+    const scripts = [...res.text.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map(([, attributes]) => /src="([^"]+)"/.exec(attributes)?.[1])).toEqual([expect.stringMatching(/^\/docs\/redoc-[\d.]+\.standalone\.js$/), '/docs/reference.js']);
+    expect(scripts.map(([, , body]) => body)).toEqual(['', '']);
+    expect(res.text).not.toMatch(/https?:\/\//);
+    const boot = await t.http.get('/docs/reference.js');
+    expect(boot.status).toBe(200);
+    expect(boot.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(boot.text).toContain('Redoc.init(');
+    const bundle = await t.http.get(scripts[0][1].match(/src="([^"]+)"/)?.[1] ?? '');
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(bundle.text).not.toContain('cdn.redoc.ly');
   });
 
   it('serves the same document on every request', async () => {
