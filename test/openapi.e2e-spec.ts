@@ -1,5 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { EVENT_KINDS } from '@app/common';
+import { OpenApiResponseValidator } from '@app/testing/openapi-response-validator';
 import { signatureHeaders } from '../apps/worker/src/delivery/webhook-signature';
 import { createTestApp, TestApp } from './support';
 
@@ -13,6 +14,7 @@ interface Operation {
   parameters?: Array<{ name?: string; in?: string; $ref?: string }>;
   requestBody?: { content: Record<string, { schema?: Json; example?: unknown }> };
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: Json }> }>;
+  'x-codeSamples'?: Array<{ lang: string; label: string; source: string }>;
 }
 type PathItem = Record<string, Operation>;
 interface Document {
@@ -28,6 +30,56 @@ interface Document {
     parameters: Record<string, Json>;
     securitySchemes: Record<string, Json>;
   };
+}
+
+/** The words a POSIX shell reads from a command (no expansion): quotes and escapes removed, continued lines joined. */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i];
+    if (char === '\\') {
+      // An escaped character stands for itself; an escaped line end joins the lines.
+      if (command[i + 1] !== '\n') word = (word ?? '') + command[i + 1];
+      i++;
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (char === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end < 0) throw new Error(`unterminated quote in ${command}`);
+      word = (word ?? '') + command.slice(i + 1, end);
+      i = end;
+    } else if (char === '"') {
+      const end = command.indexOf('"', i + 1);
+      if (end < 0) throw new Error(`unterminated quote in ${command}`);
+      word = (word ?? '') + command.slice(i + 1, end);
+      i = end;
+    } else word = (word ?? '') + char;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** A curl command's method, URL, headers, cookie and body. */
+function parseCurl(command: string): { method: string; url: URL; headers: Map<string, string>; cookie?: string; json?: string; form: string[] } {
+  const [program, ...words] = shellWords(command);
+  expect(program).toBe('curl');
+  const parsed = { method: 'GET', url: new URL('http://unset'), headers: new Map<string, string>(), cookie: undefined as string | undefined, json: undefined as string | undefined, form: [] as string[] };
+  for (let i = 0; i < words.length; i++) {
+    const [option, value] = [words[i], words[i + 1]];
+    if (option === '-X') parsed.method = value;
+    else if (option === '-H') parsed.headers.set(value.slice(0, value.indexOf(':')).toLowerCase(), value.slice(value.indexOf(':') + 1).trim());
+    else if (option === '-b') parsed.cookie = value;
+    else if (option === '-d') parsed.json = value;
+    else if (option === '--data-urlencode') parsed.form.push(value);
+    else {
+      parsed.url = new URL(option);
+      continue;
+    }
+    i++;
+  }
+  return parsed;
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -342,6 +394,49 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
       expect(Object.keys(document.paths[path][method].responses)).toContain('204');
     }
     for (const { operation } of operations()) expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '401', '429', '431', '503']));
+  });
+
+  it('gives every operation a curl request and an SDK call that the operation accepts', () => {
+    const validator = new OpenApiResponseValidator(document);
+    const origin = document.servers[0].url;
+    const templates = Object.keys(document.paths).map((template) => ({ template, pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+    const problems: string[] = [];
+    for (const { path, method, operation } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const samples = operation['x-codeSamples'] ?? [];
+      expect({ where, labels: samples.map((sample) => sample.label) }).toEqual({ where, labels: ['curl', 'SDK'] });
+      const [curl, sdk] = samples;
+
+      const request = parseCurl(curl.source);
+      expect(request.url.origin).toBe(origin);
+      const matched = templates.filter(({ pattern }) => pattern.test(request.url.pathname)).map(({ template }) => template);
+      if (!matched.includes(path)) problems.push(`${where}: curl's ${request.url.pathname} is not this operation's path`);
+      if (request.method.toLowerCase() !== method) problems.push(`${where}: curl's method is ${request.method}`);
+      const security = operation.security ?? document.security;
+      const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
+      const credential = request.headers.has('authorization') ? ['bearer', 'oauth2'] : request.headers.has('x-api-key') ? ['api_key'] : request.cookie ? ['cookie'] : [];
+      if (security.length === 0 ? credential.length > 0 : !credential.some((scheme) => schemes.has(scheme))) {
+        problems.push(`${where}: curl's credential (${credential.join(' or ') || 'none'}) is not one the operation takes`);
+      }
+      for (const parameter of operation.parameters ?? []) {
+        const resolved = (parameter.$ref ? document.components.parameters[parameter.$ref.split('/').pop() ?? ''] : parameter) as { name: string; in: string; required?: boolean };
+        if (resolved.required && resolved.in === 'header' && !request.headers.has(resolved.name.toLowerCase())) problems.push(`${where}: curl lacks ${resolved.name}`);
+        if (resolved.required && resolved.in === 'query' && !request.url.searchParams.has(resolved.name)) problems.push(`${where}: curl lacks ?${resolved.name}`);
+      }
+      const content = operation.requestBody?.content ?? {};
+      if (content['application/json']) {
+        expect({ where, contentType: request.headers.get('content-type') }).toEqual({ where, contentType: 'application/json' });
+        const body: unknown = JSON.parse(request.json ?? 'undefined');
+        problems.push(...validator.schemaProblems(content['application/json'].schema ?? {}, body).map((problem) => `${where}: curl's body ${problem}`));
+      } else if (content['application/x-www-form-urlencoded']) {
+        const form = Object.fromEntries(new URLSearchParams(request.form.join('&')));
+        problems.push(...validator.schemaProblems(content['application/x-www-form-urlencoded'].schema ?? {}, form).map((problem) => `${where}: curl's form ${problem}`));
+      } else if (request.json !== undefined || request.form.length > 0) problems.push(`${where}: curl sends a body the operation does not take`);
+
+      expect(sdk.lang).toBe('TypeScript');
+      expect(sdk.source).toContain(`await rms.api.${method.toUpperCase()}('${path}'`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('serves the API reference at /docs from the service itself, under a CSP without inline script', async () => {

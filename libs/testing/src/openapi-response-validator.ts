@@ -117,6 +117,12 @@ export class OpenApiResponseValidator {
       .map((name) => `the header ${name} is not documented`);
   }
 
+  /** Where a value (a request body of a sample, say) breaks a schema of the document, which may refer to its components. */
+  schemaProblems(schema: object, value: unknown): string[] {
+    const validate = this.validatorFor(schema);
+    return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
+  }
+
   private validatorFor(schema: object): ValidateFunction {
     let validate = this.validators.get(schema);
     if (!validate) {

@@ -6,6 +6,7 @@ import type {
   ReferenceObject,
   ResponseObject,
 } from '@nestjs/swagger';
+import { CODE_SAMPLES, codeSamples } from './code-samples';
 import { PUBLIC_OPERATION } from '../platform/decorators/public.decorator';
 import { IDEMPOTENT_METHODS, isReplayable } from '../platform/idempotency/idempotency.guard';
 import { ONE_TIME_SECRETS_OPERATION } from '../platform/idempotency/one-time-secret.decorator';
@@ -70,8 +71,8 @@ type MarkedOperation = OperationObject & { [PUBLIC_OPERATION]?: boolean; [ONE_TI
  * controller uses or forgets: full paths under the one server, public operations without
  * security, security naming declared schemes only, every `{param}` of a path declared once, at
  * least one response, the answers every operation can give, the headers every answer carries,
- * request bodies closed and their strings NUL-free, and 3.0 keywords (`nullable`, boolean
- * `exclusiveMinimum`) in their 3.1 form.
+ * request bodies closed and their strings NUL-free, 3.0 keywords (`nullable`, boolean
+ * `exclusiveMinimum`) in their 3.1 form, and a curl and an SDK sample on every operation.
  */
 export function normalizeOpenApiDocument(generated: OpenAPIObject): OpenAPIObject {
   // A copy without shared nodes: Nest hands out decorator metadata by reference, and a schema
@@ -96,7 +97,18 @@ export function normalizeOpenApiDocument(generated: OpenAPIObject): OpenAPIObjec
   closeRequestBodies(components.schemas ?? {});
   const normalized = { ...document, paths, components };
   excludeNulFromRequestText(normalized);
-  return toOpenApi31(normalized) as OpenAPIObject;
+  return withCodeSamples(toOpenApi31(normalized) as OpenAPIObject);
+}
+
+/** Gives every operation a curl request and an SDK call, made from what the document says of it. */
+function withCodeSamples(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of OPERATION_METHODS) {
+      const operation = item[method];
+      if (operation) Object.assign(operation, { [CODE_SAMPLES]: codeSamples(document, path, method, operation) });
+    }
+  }
+  return document;
 }
 
 function normalizeOperation(operation: MarkedOperation, path: string, method: string, schemes: Set<string>): OperationObject {
