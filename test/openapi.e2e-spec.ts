@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { EVENT_KINDS } from '@app/common';
 import { OpenApiResponseValidator } from '@app/testing/openapi-response-validator';
@@ -19,6 +21,7 @@ interface Operation {
 type PathItem = Record<string, Operation>;
 interface Document {
   openapi: string;
+  info: { license?: { name: string; identifier?: string } };
   servers: Array<{ url: string }>;
   tags: Array<{ name: string; description?: string }>;
   security: Array<Record<string, string[]>>;
@@ -116,6 +119,11 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
   it('serves an OpenAPI 3.1 document that passes validation', async () => {
     expect(document.openapi).toBe('3.1.0');
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it("names package.json's license", () => {
+    const { license } = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as { license: string };
+    expect(document.info.license).toEqual({ name: license, identifier: `LicenseRef-${license}` });
   });
 
   it('has one server, the public origin, and full paths that need no other', () => {

@@ -13,6 +13,11 @@ import { normalizeOpenApiDocument } from './openapi-normalizer';
 export const DOCS_PATH = 'docs';
 export const OPENAPI_DOCUMENT_PATH = 'openapi.json';
 const DOCUMENT_TITLE = 'Resource Management Service API';
+/**
+ * package.json's `license`: the service is proprietary (npm's `UNLICENSED`), which has no SPDX
+ * identifier of its own, so the identifier is an SPDX reference to the owner's terms.
+ */
+export const DOCUMENT_LICENSE = { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' };
 
 /** Every scope in words, as the consent page names them. */
 const OAUTH_SCOPES = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, describeScope(scope)]));
@@ -115,6 +120,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, { extraModels: EVENT_MODELS });
   // Nest's builder starts with an empty contact object; the service names no public contact.
   delete document.info.contact;
+  document.info.license = DOCUMENT_LICENSE;
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...eventSchemas() },
