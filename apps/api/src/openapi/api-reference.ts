@@ -56,12 +56,14 @@ export function apiReferencePage(title: string, documentPath: string): string {
 
 /**
  * Renders the document the page names. Each operation's `x-codeSamples` (curl and the SDK) show
- * beside it; required fields come first, and the first answer of each operation is open.
+ * beside it, curl first (its body is the payload sample, which is not repeated); required
+ * fields come first, and the 200 and 201 answers are open.
  */
 export const REFERENCE_BOOT_SCRIPT = `'use strict';
 (function () {
   var element = document.getElementById('api-reference');
   Redoc.init(element.dataset.document, {
+    hideRequestPayloadSample: true,
     expandResponses: '200,201',
     requiredPropsFirst: true,
     sortRequiredPropsFirst: true,
