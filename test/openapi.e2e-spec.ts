@@ -15,8 +15,13 @@ interface Operation {
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ name?: string; in?: string; $ref?: string }>;
   requestBody?: { content: Record<string, { schema?: Json; example?: unknown }> };
-  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: Json }> }>;
+  responses: Record<string, Response | { $ref: string }>;
   'x-codeSamples'?: Array<{ lang: string; label: string; source: string }>;
+}
+interface Response {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: Json }>;
 }
 type PathItem = Record<string, Operation>;
 interface Document {
@@ -32,6 +37,7 @@ interface Document {
     headers: Record<string, Json>;
     parameters: Record<string, Json>;
     securitySchemes: Record<string, Json>;
+    responses: Record<string, Response>;
   };
 }
 
@@ -113,6 +119,11 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
   const webhookOperations = (): Array<{ kind: string; operation: Operation }> =>
     Object.entries(document.webhooks).flatMap(([kind, item]) => Object.values(item).map((operation) => ({ kind, operation })));
   const schema = (name: string): Json => document.components.schemas[name];
+  /** An operation's answers, those shared as `components.responses` resolved. */
+  const responsesOf = (operation: Operation): Record<string, Response> =>
+    Object.fromEntries(
+      Object.entries(operation.responses).map(([status, response]) => [status, '$ref' in response ? document.components.responses[response.$ref.split('/').pop() ?? ''] : response]),
+    );
   const resolve = (node: Json): Json =>
     typeof node.$ref === 'string' ? resolve(schema(node.$ref.replace('#/components/schemas/', ''))) : node;
 
@@ -171,7 +182,7 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
 
   describe('list meta', () => {
     const metaOf = (path: string): Json => {
-      const body = document.paths[path].get.responses['200'].content?.['application/json'].schema as Json;
+      const body = responsesOf(document.paths[path].get)['200'].content?.['application/json'].schema as Json;
       return (body.properties as Record<string, Json>).meta;
     };
 
@@ -223,7 +234,7 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
       }
     };
     for (const { path, method, operation } of operations()) {
-      for (const [status, response] of Object.entries(operation.responses)) {
+      for (const [status, response] of Object.entries(responsesOf(operation))) {
         for (const [type, media] of Object.entries(response.content ?? {})) walk(media.schema, `${method.toUpperCase()} ${path} ${status} ${type}`);
       }
     }
@@ -233,18 +244,18 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
 
   describe('headers', () => {
     const headersOf = (path: string, method: string, status: string): string[] =>
-      Object.keys(document.paths[path][method].responses[status].headers ?? {});
+      Object.keys(responsesOf(document.paths[path][method])[status].headers ?? {});
 
     it('are described once, as components, and referred to', () => {
       for (const name of ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'ETag', 'Location', 'Idempotent-Replayed', 'Idempotent-Secret-Omitted', 'Cache-Control']) {
         expect(document.components.headers[name]).toMatchObject({ description: expect.any(String), schema: expect.any(Object) });
       }
-      expect(document.paths['/v2/users/me'].get.responses['200'].headers?.['X-Request-ID']).toEqual({ $ref: '#/components/headers/X-Request-ID' });
+      expect(responsesOf(document.paths['/v2/users/me'].get)['200'].headers?.['X-Request-ID']).toEqual({ $ref: '#/components/headers/X-Request-ID' });
     });
 
     it('X-Request-ID on every answer; the rate-limit headers wherever requests are counted; Retry-After on 429 and 503', () => {
       for (const { path, method, operation } of operations()) {
-        for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [status, response] of Object.entries(responsesOf(operation))) {
           const names = Object.keys(response.headers ?? {});
           const where = `${method} ${path} ${status}`;
           expect({ where, names }).toEqual({ where, names: expect.arrayContaining(['X-Request-ID']) });
@@ -307,9 +318,9 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
     it('answers GET /v2/events and GET /v2/events/{id} with the same schemas, by reference', () => {
       const deliveredSchemas = EVENT_KINDS.map((kind) => document.webhooks[kind].post.requestBody?.content['application/json'].schema);
       expect(schema('Event').oneOf).toEqual(deliveredSchemas);
-      const list = document.paths['/v2/events'].get.responses['200'].content?.['application/json'].schema as Json;
+      const list = responsesOf(document.paths['/v2/events'].get)['200'].content?.['application/json'].schema as Json;
       expect((list.properties as Record<string, Json>).data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Event' } });
-      const single = document.paths['/v2/events/{id}'].get.responses['200'].content?.['application/json'].schema as Json;
+      const single = responsesOf(document.paths['/v2/events/{id}'].get)['200'].content?.['application/json'].schema as Json;
       expect((single.properties as Record<string, Json>).data).toEqual({ $ref: '#/components/schemas/Event' });
     });
   });

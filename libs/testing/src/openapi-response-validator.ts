@@ -15,13 +15,16 @@ interface ResponseObject {
   content?: Record<string, MediaType>;
   headers?: Record<string, unknown>;
 }
+interface ReferenceObject {
+  $ref: string;
+}
 interface OperationObject {
-  responses?: Record<string, ResponseObject>;
+  responses?: Record<string, ResponseObject | ReferenceObject>;
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
   servers?: Array<{ url: string }>;
-  components?: object;
+  components?: { responses?: Record<string, ResponseObject> };
 }
 
 interface CompiledOperation {
@@ -79,7 +82,8 @@ export class OpenApiResponseValidator {
       for (const method of METHODS) {
         const operation = item[method];
         if (!operation) continue;
-        this.operations.push({ method, pattern: templatePattern(prefix, template), template, responses: operation.responses ?? {} });
+        const responses = Object.fromEntries(Object.entries(operation.responses ?? {}).map(([status, response]) => [status, resolveResponse(document, response)]));
+        this.operations.push({ method, pattern: templatePattern(prefix, template), template, responses });
       }
     }
   }
@@ -131,6 +135,14 @@ export class OpenApiResponseValidator {
     }
     return validate;
   }
+}
+
+/** A response, or the one of `components.responses` it refers to. */
+function resolveResponse(document: OpenApiDocument, response: ResponseObject | ReferenceObject): ResponseObject {
+  if (!('$ref' in response)) return response;
+  const resolved = document.components?.responses?.[response.$ref.replace('#/components/responses/', '')];
+  if (!resolved) throw new Error(`${response.$ref} is not in the document`);
+  return resolved;
 }
 
 /** `#/components/...` references point into the components registered as the schema `openapi`. */
