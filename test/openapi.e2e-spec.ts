@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { EVENT_KINDS } from '@app/common';
+import { OpenApiResponseValidator } from '@app/testing/openapi-response-validator';
 import { signatureHeaders } from '../apps/worker/src/delivery/webhook-signature';
 import { createTestApp, TestApp } from './support';
 
@@ -12,11 +15,18 @@ interface Operation {
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ name?: string; in?: string; $ref?: string }>;
   requestBody?: { content: Record<string, { schema?: Json; example?: unknown }> };
-  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: Json }> }>;
+  responses: Record<string, Response | { $ref: string }>;
+  'x-codeSamples'?: Array<{ lang: string; label: string; source: string }>;
+}
+interface Response {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: Json }>;
 }
 type PathItem = Record<string, Operation>;
 interface Document {
   openapi: string;
+  info: { license?: { name: string; identifier?: string } };
   servers: Array<{ url: string }>;
   tags: Array<{ name: string; description?: string }>;
   security: Array<Record<string, string[]>>;
@@ -27,7 +37,58 @@ interface Document {
     headers: Record<string, Json>;
     parameters: Record<string, Json>;
     securitySchemes: Record<string, Json>;
+    responses: Record<string, Response>;
   };
+}
+
+/** The words a POSIX shell reads from a command (no expansion): quotes and escapes removed, continued lines joined. */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i];
+    if (char === '\\') {
+      // An escaped character stands for itself; an escaped line end joins the lines.
+      if (command[i + 1] !== '\n') word = (word ?? '') + command[i + 1];
+      i++;
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (char === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end < 0) throw new Error(`unterminated quote in ${command}`);
+      word = (word ?? '') + command.slice(i + 1, end);
+      i = end;
+    } else if (char === '"') {
+      const end = command.indexOf('"', i + 1);
+      if (end < 0) throw new Error(`unterminated quote in ${command}`);
+      word = (word ?? '') + command.slice(i + 1, end);
+      i = end;
+    } else word = (word ?? '') + char;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** A curl command's method, URL, headers, cookie and body. */
+function parseCurl(command: string): { method: string; url: URL; headers: Map<string, string>; cookie?: string; json?: string; form: string[] } {
+  const [program, ...words] = shellWords(command);
+  expect(program).toBe('curl');
+  const parsed = { method: 'GET', url: new URL('http://unset'), headers: new Map<string, string>(), cookie: undefined as string | undefined, json: undefined as string | undefined, form: [] as string[] };
+  for (let i = 0; i < words.length; i++) {
+    const [option, value] = [words[i], words[i + 1]];
+    if (option === '-X') parsed.method = value;
+    else if (option === '-H') parsed.headers.set(value.slice(0, value.indexOf(':')).toLowerCase(), value.slice(value.indexOf(':') + 1).trim());
+    else if (option === '-b') parsed.cookie = value;
+    else if (option === '-d') parsed.json = value;
+    else if (option === '--data-urlencode') parsed.form.push(value);
+    else {
+      parsed.url = new URL(option);
+      continue;
+    }
+    i++;
+  }
+  return parsed;
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -58,12 +119,22 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
   const webhookOperations = (): Array<{ kind: string; operation: Operation }> =>
     Object.entries(document.webhooks).flatMap(([kind, item]) => Object.values(item).map((operation) => ({ kind, operation })));
   const schema = (name: string): Json => document.components.schemas[name];
+  /** An operation's answers, those shared as `components.responses` resolved. */
+  const responsesOf = (operation: Operation): Record<string, Response> =>
+    Object.fromEntries(
+      Object.entries(operation.responses).map(([status, response]) => [status, '$ref' in response ? document.components.responses[response.$ref.split('/').pop() ?? ''] : response]),
+    );
   const resolve = (node: Json): Json =>
     typeof node.$ref === 'string' ? resolve(schema(node.$ref.replace('#/components/schemas/', ''))) : node;
 
   it('serves an OpenAPI 3.1 document that passes validation', async () => {
     expect(document.openapi).toBe('3.1.0');
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it("names package.json's license", () => {
+    const { license } = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as { license: string };
+    expect(document.info.license).toEqual({ name: license, identifier: `LicenseRef-${license}` });
   });
 
   it('has one server, the public origin, and full paths that need no other', () => {
@@ -111,7 +182,7 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
 
   describe('list meta', () => {
     const metaOf = (path: string): Json => {
-      const body = document.paths[path].get.responses['200'].content?.['application/json'].schema as Json;
+      const body = responsesOf(document.paths[path].get)['200'].content?.['application/json'].schema as Json;
       return (body.properties as Record<string, Json>).meta;
     };
 
@@ -163,7 +234,7 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
       }
     };
     for (const { path, method, operation } of operations()) {
-      for (const [status, response] of Object.entries(operation.responses)) {
+      for (const [status, response] of Object.entries(responsesOf(operation))) {
         for (const [type, media] of Object.entries(response.content ?? {})) walk(media.schema, `${method.toUpperCase()} ${path} ${status} ${type}`);
       }
     }
@@ -173,18 +244,18 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
 
   describe('headers', () => {
     const headersOf = (path: string, method: string, status: string): string[] =>
-      Object.keys(document.paths[path][method].responses[status].headers ?? {});
+      Object.keys(responsesOf(document.paths[path][method])[status].headers ?? {});
 
     it('are described once, as components, and referred to', () => {
       for (const name of ['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit', 'Retry-After', 'ETag', 'Location', 'Idempotent-Replayed', 'Idempotent-Secret-Omitted', 'Cache-Control']) {
         expect(document.components.headers[name]).toMatchObject({ description: expect.any(String), schema: expect.any(Object) });
       }
-      expect(document.paths['/v2/users/me'].get.responses['200'].headers?.['X-Request-ID']).toEqual({ $ref: '#/components/headers/X-Request-ID' });
+      expect(responsesOf(document.paths['/v2/users/me'].get)['200'].headers?.['X-Request-ID']).toEqual({ $ref: '#/components/headers/X-Request-ID' });
     });
 
     it('X-Request-ID on every answer; the rate-limit headers wherever requests are counted; Retry-After on 429 and 503', () => {
       for (const { path, method, operation } of operations()) {
-        for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [status, response] of Object.entries(responsesOf(operation))) {
           const names = Object.keys(response.headers ?? {});
           const where = `${method} ${path} ${status}`;
           expect({ where, names }).toEqual({ where, names: expect.arrayContaining(['X-Request-ID']) });
@@ -247,9 +318,9 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
     it('answers GET /v2/events and GET /v2/events/{id} with the same schemas, by reference', () => {
       const deliveredSchemas = EVENT_KINDS.map((kind) => document.webhooks[kind].post.requestBody?.content['application/json'].schema);
       expect(schema('Event').oneOf).toEqual(deliveredSchemas);
-      const list = document.paths['/v2/events'].get.responses['200'].content?.['application/json'].schema as Json;
+      const list = responsesOf(document.paths['/v2/events'].get)['200'].content?.['application/json'].schema as Json;
       expect((list.properties as Record<string, Json>).data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Event' } });
-      const single = document.paths['/v2/events/{id}'].get.responses['200'].content?.['application/json'].schema as Json;
+      const single = responsesOf(document.paths['/v2/events/{id}'].get)['200'].content?.['application/json'].schema as Json;
       expect((single.properties as Record<string, Json>).data).toEqual({ $ref: '#/components/schemas/Event' });
     });
   });
@@ -344,14 +415,69 @@ describe('OpenAPI (docs/api.md#root-paths)', () => {
     for (const { operation } of operations()) expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '401', '429', '431', '503']));
   });
 
-  it('serves the interactive docs as HTML without a credential', async () => {
+  it('gives every operation a curl request and an SDK call that the operation accepts', () => {
+    const validator = new OpenApiResponseValidator(document);
+    const origin = document.servers[0].url;
+    const templates = Object.keys(document.paths).map((template) => ({ template, pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+    const problems: string[] = [];
+    for (const { path, method, operation } of operations()) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const samples = operation['x-codeSamples'] ?? [];
+      expect({ where, labels: samples.map((sample) => sample.label) }).toEqual({ where, labels: ['curl', 'SDK'] });
+      const [curl, sdk] = samples;
+
+      const request = parseCurl(curl.source);
+      expect(request.url.origin).toBe(origin);
+      const matched = templates.filter(({ pattern }) => pattern.test(request.url.pathname)).map(({ template }) => template);
+      if (!matched.includes(path)) problems.push(`${where}: curl's ${request.url.pathname} is not this operation's path`);
+      if (request.method.toLowerCase() !== method) problems.push(`${where}: curl's method is ${request.method}`);
+      const security = operation.security ?? document.security;
+      const schemes = new Set(security.flatMap((requirement) => Object.keys(requirement)));
+      const credential = request.headers.has('authorization') ? ['bearer', 'oauth2'] : request.headers.has('x-api-key') ? ['api_key'] : request.cookie ? ['cookie'] : [];
+      if (security.length === 0 ? credential.length > 0 : !credential.some((scheme) => schemes.has(scheme))) {
+        problems.push(`${where}: curl's credential (${credential.join(' or ') || 'none'}) is not one the operation takes`);
+      }
+      for (const parameter of operation.parameters ?? []) {
+        const resolved = (parameter.$ref ? document.components.parameters[parameter.$ref.split('/').pop() ?? ''] : parameter) as { name: string; in: string; required?: boolean };
+        if (resolved.required && resolved.in === 'header' && !request.headers.has(resolved.name.toLowerCase())) problems.push(`${where}: curl lacks ${resolved.name}`);
+        if (resolved.required && resolved.in === 'query' && !request.url.searchParams.has(resolved.name)) problems.push(`${where}: curl lacks ?${resolved.name}`);
+      }
+      const content = operation.requestBody?.content ?? {};
+      if (content['application/json']) {
+        expect({ where, contentType: request.headers.get('content-type') }).toEqual({ where, contentType: 'application/json' });
+        const body: unknown = JSON.parse(request.json ?? 'undefined');
+        problems.push(...validator.schemaProblems(content['application/json'].schema ?? {}, body).map((problem) => `${where}: curl's body ${problem}`));
+      } else if (content['application/x-www-form-urlencoded']) {
+        const form = Object.fromEntries(new URLSearchParams(request.form.join('&')));
+        problems.push(...validator.schemaProblems(content['application/x-www-form-urlencoded'].schema ?? {}, form).map((problem) => `${where}: curl's form ${problem}`));
+      } else if (request.json !== undefined || request.form.length > 0) problems.push(`${where}: curl sends a body the operation does not take`);
+
+      expect(sdk.lang).toBe('TypeScript');
+      expect(sdk.source).toContain(`await rms.api.${method.toUpperCase()}('${path}'`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('serves the API reference at /docs from the service itself, under a CSP without inline script', async () => {
     const res = await t.http.get('/docs');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.text).toContain('swagger-ui');
-    const init = await t.http.get('/docs/swagger-ui-init.js');
-    expect(init.status).toBe(200);
-    expect(init.text).toContain('/v2/resources');
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+        "connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
+    const scripts = [...res.text.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
+    expect(scripts.map(([, attributes]) => /src="([^"]+)"/.exec(attributes)?.[1])).toEqual([expect.stringMatching(/^\/docs\/redoc-[\d.]+\.standalone\.js$/), '/docs/reference.js']);
+    expect(scripts.map(([, , body]) => body)).toEqual(['', '']);
+    expect(res.text).not.toMatch(/https?:\/\//);
+    const boot = await t.http.get('/docs/reference.js');
+    expect(boot.status).toBe(200);
+    expect(boot.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(boot.text).toContain('Redoc.init(');
+    const bundle = await t.http.get(scripts[0][1].match(/src="([^"]+)"/)?.[1] ?? '');
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(bundle.text).not.toContain('cdn.redoc.ly');
   });
 
   it('serves the same document on every request', async () => {

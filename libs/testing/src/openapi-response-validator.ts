@@ -15,13 +15,16 @@ interface ResponseObject {
   content?: Record<string, MediaType>;
   headers?: Record<string, unknown>;
 }
+interface ReferenceObject {
+  $ref: string;
+}
 interface OperationObject {
-  responses?: Record<string, ResponseObject>;
+  responses?: Record<string, ResponseObject | ReferenceObject>;
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
   servers?: Array<{ url: string }>;
-  components?: object;
+  components?: { responses?: Record<string, ResponseObject> };
 }
 
 interface CompiledOperation {
@@ -79,7 +82,8 @@ export class OpenApiResponseValidator {
       for (const method of METHODS) {
         const operation = item[method];
         if (!operation) continue;
-        this.operations.push({ method, pattern: templatePattern(prefix, template), template, responses: operation.responses ?? {} });
+        const responses = Object.fromEntries(Object.entries(operation.responses ?? {}).map(([status, response]) => [status, resolveResponse(document, response)]));
+        this.operations.push({ method, pattern: templatePattern(prefix, template), template, responses });
       }
     }
   }
@@ -117,6 +121,12 @@ export class OpenApiResponseValidator {
       .map((name) => `the header ${name} is not documented`);
   }
 
+  /** Where a value (a request body of a sample, say) breaks a schema of the document, which may refer to its components. */
+  schemaProblems(schema: object, value: unknown): string[] {
+    const validate = this.validatorFor(schema);
+    return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`);
+  }
+
   private validatorFor(schema: object): ValidateFunction {
     let validate = this.validators.get(schema);
     if (!validate) {
@@ -125,6 +135,14 @@ export class OpenApiResponseValidator {
     }
     return validate;
   }
+}
+
+/** A response, or the one of `components.responses` it refers to. */
+function resolveResponse(document: OpenApiDocument, response: ResponseObject | ReferenceObject): ResponseObject {
+  if (!('$ref' in response)) return response;
+  const resolved = document.components?.responses?.[response.$ref.replace('#/components/responses/', '')];
+  if (!resolved) throw new Error(`${response.$ref} is not in the document`);
+  return resolved;
 }
 
 /** `#/components/...` references point into the components registered as the schema `openapi`. */

@@ -17,6 +17,12 @@ function json(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** A response, or the one of `components.responses` it refers to. */
+function resolved(document: OpenAPIObject, response: unknown): Record<string, unknown> {
+  const reference = json(response).$ref;
+  return typeof reference === 'string' ? json(document.components?.responses?.[reference.replace('#/components/responses/', '')]) : json(response);
+}
+
 describe('normalizeOpenApiDocument', () => {
   it('keeps full paths, without servers of their own', () => {
     const result = normalizeOpenApiDocument(
@@ -114,12 +120,53 @@ describe('normalizeOpenApiDocument', () => {
       }),
     );
     const headersOf = (path: string, status: string): string[] =>
-      Object.keys(json(json(json(result.paths[path].get?.responses)[status]).headers));
+      Object.keys(json(resolved(result, json(result.paths[path].get?.responses)[status]).headers));
     expect(headersOf('/v2/users/me', '200')).toEqual(['X-Request-ID', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
     expect(headersOf('/v2/users/me', '429')).toContain('Retry-After');
     expect(headersOf('/v2/users/me', '503')).toContain('Retry-After');
     expect(headersOf('/health/live', '200')).toEqual(['X-Request-ID']);
     expect(json(result.components?.headers)['X-Request-ID']).toMatchObject({ required: true });
+  });
+
+  it('describes each answer it adds once, under components.responses, and refers to it from every operation', () => {
+    const result = normalizeOpenApiDocument(
+      documentWith(
+        {
+          '/v2/users/me': { get: { operationId: 'getCurrentUser', responses: ok }, patch: { operationId: 'updateCurrentUser', responses: ok } },
+          '/v2/users': { get: { operationId: 'listUsers', responses: ok } },
+          '/health/live': { get: { operationId: 'checkLiveness', responses: ok } },
+        },
+        { securitySchemes: SCHEMES },
+      ),
+    );
+    const responses = (path: string, method: 'get' | 'patch'): Record<string, unknown> => json(result.paths[path][method]?.responses);
+    expect(responses('/v2/users/me', 'get')['429']).toEqual({ $ref: '#/components/responses/RateLimitExceeded' });
+    expect(responses('/v2/users', 'get')['429']).toEqual({ $ref: '#/components/responses/RateLimitExceeded' });
+    expect(responses('/health/live', 'get')['429']).toEqual({ $ref: '#/components/responses/RateLimitExceededUncounted' });
+    expect(responses('/v2/users/me', 'patch')['401']).toEqual({ $ref: '#/components/responses/AuthenticationRequiredOnWrite' });
+    expect(responses('/v2/users/me', 'get')['200']).toMatchObject({ description: 'ok' });
+    expect(Object.keys(json(result.components?.responses)).sort()).toEqual(
+      [
+        'AuthenticationRequired',
+        'AuthenticationRequiredOnWrite',
+        'AuthenticationRequiredUncounted',
+        'BadRequest',
+        'BadRequestUncounted',
+        'IdempotencyKeyConflict',
+        'IdempotencyKeyReused',
+        'InternalServerError',
+        'InternalServerErrorUncounted',
+        'PayloadTooLargeOnWrite',
+        'RateLimitExceeded',
+        'RateLimitExceededUncounted',
+        'RequestHeaderFieldsTooLarge',
+        'RequestHeaderFieldsTooLargeOnWrite',
+        'RequestHeaderFieldsTooLargeUncounted',
+        'ServiceUnavailable',
+        'ServiceUnavailableUncounted',
+        'UnsupportedMediaTypeOnWrite',
+      ].sort(),
+    );
   });
 
   it('takes Idempotency-Key on POST and PATCH that carry a credential, replays say so, one-time secrets are named', () => {
@@ -142,8 +189,8 @@ describe('normalizeOpenApiDocument', () => {
     expect(Object.keys(json(json(responses['201']).headers))).toEqual(expect.arrayContaining(['Idempotent-Replayed', 'Idempotent-Secret-Omitted']));
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['409', '422']));
     expect(Object.keys(result.paths['/v2/auth/login'].post?.responses ?? {})).not.toContain('422');
-    for (const status of ['400', '429', '500']) expect(Object.keys(json(json(responses[status]).headers))).not.toContain('Idempotent-Replayed');
-    expect(Object.keys(json(json(responses['401']).headers))).toContain('Idempotent-Replayed');
+    for (const status of ['400', '429', '500']) expect(Object.keys(json(resolved(result, responses[status]).headers))).not.toContain('Idempotent-Replayed');
+    expect(Object.keys(json(resolved(result, responses['401']).headers))).toContain('Idempotent-Replayed');
     expect(result.paths['/v2/keys'].get?.parameters).toEqual([]);
     expect(result.paths['/v2/auth/login'].post?.parameters).toEqual([]);
     expect(json(result.components?.parameters)['Idempotency-Key']).toMatchObject({ in: 'header', schema: { maxLength: 255 } });

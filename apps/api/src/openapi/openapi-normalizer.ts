@@ -6,6 +6,7 @@ import type {
   ReferenceObject,
   ResponseObject,
 } from '@nestjs/swagger';
+import { CODE_SAMPLES, codeSamples } from './code-samples';
 import { PUBLIC_OPERATION } from '../platform/decorators/public.decorator';
 import { IDEMPOTENT_METHODS, isReplayable } from '../platform/idempotency/idempotency.guard';
 import { ONE_TIME_SECRETS_OPERATION } from '../platform/idempotency/one-time-secret.decorator';
@@ -53,6 +54,23 @@ const IDEMPOTENCY_ERRORS: Record<string, string> = {
   '409': '`idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost',
   '422': '`idempotency_key_reused`: the Idempotency-Key was used for another request',
 };
+/**
+ * The components the answers above become, shared by every operation that gives them: a suffix
+ * tells the variants apart, `OnWrite` with the idempotency headers, `Uncounted` without the
+ * rate-limit ones (docs/decisions.md).
+ */
+const ERROR_RESPONSE_NAMES: Record<string, string> = {
+  '400': 'BadRequest',
+  '401': 'AuthenticationRequired',
+  '409': 'IdempotencyKeyConflict',
+  '413': 'PayloadTooLarge',
+  '415': 'UnsupportedMediaType',
+  '422': 'IdempotencyKeyReused',
+  '429': 'RateLimitExceeded',
+  '431': 'RequestHeaderFieldsTooLarge',
+  '500': 'InternalServerError',
+  '503': 'ServiceUnavailable',
+};
 const RATE_LIMIT_HEADERS: ResponseHeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 const RETRY_STATUSES = new Set(['429', '503']);
 
@@ -70,8 +88,8 @@ type MarkedOperation = OperationObject & { [PUBLIC_OPERATION]?: boolean; [ONE_TI
  * controller uses or forgets: full paths under the one server, public operations without
  * security, security naming declared schemes only, every `{param}` of a path declared once, at
  * least one response, the answers every operation can give, the headers every answer carries,
- * request bodies closed and their strings NUL-free, and 3.0 keywords (`nullable`, boolean
- * `exclusiveMinimum`) in their 3.1 form.
+ * request bodies closed and their strings NUL-free, 3.0 keywords (`nullable`, boolean
+ * `exclusiveMinimum`) in their 3.1 form, and a curl and an SDK sample on every operation.
  */
 export function normalizeOpenApiDocument(generated: OpenAPIObject): OpenAPIObject {
   // A copy without shared nodes: Nest hands out decorator metadata by reference, and a schema
@@ -79,27 +97,56 @@ export function normalizeOpenApiDocument(generated: OpenAPIObject): OpenAPIObjec
   const document = JSON.parse(JSON.stringify(generated)) as OpenAPIObject;
   const schemes = new Set(Object.keys(document.components?.securitySchemes ?? {}));
   const paths: Record<string, PathItemObject> = {};
+  const sharedResponses = new SharedResponses();
   for (const [path, item] of Object.entries(document.paths)) {
     if (!DOCUMENTABLE_PATH.test(path)) continue;
     const normalized: PathItemObject = {};
     for (const method of OPERATION_METHODS) {
       const operation = item[method];
-      if (operation) normalized[method] = normalizeOperation(operation, path, method, schemes);
+      if (operation) normalized[method] = normalizeOperation(operation, path, method, schemes, sharedResponses);
     }
     paths[path] = normalized;
   }
   const components = {
     ...document.components,
+    responses: { ...document.components?.responses, ...sharedResponses.components },
     headers: { ...document.components?.headers, ...RESPONSE_HEADERS },
     parameters: { ...document.components?.parameters, ...REQUEST_HEADER_PARAMETERS },
   };
   closeRequestBodies(components.schemas ?? {});
   const normalized = { ...document, paths, components };
   excludeNulFromRequestText(normalized);
-  return toOpenApi31(normalized) as OpenAPIObject;
+  return withCodeSamples(toOpenApi31(normalized) as OpenAPIObject);
 }
 
-function normalizeOperation(operation: MarkedOperation, path: string, method: string, schemes: Set<string>): OperationObject {
+/** Gives every operation a curl request and an SDK call, made from what the document says of it. */
+function withCodeSamples(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of OPERATION_METHODS) {
+      const operation = item[method];
+      if (operation) Object.assign(operation, { [CODE_SAMPLES]: codeSamples(document, path, method, operation) });
+    }
+  }
+  return document;
+}
+
+/** The answers the normalizer adds, each described once under `components.responses` and referred to. */
+class SharedResponses {
+  readonly components: Record<string, ResponseObject> = {};
+
+  refer(status: string, response: ResponseObject, headerNames: ResponseHeaderName[]): ReferenceObject {
+    const onWrite = headerNames.includes('Idempotent-Replayed') && status !== '409' && status !== '422';
+    const uncounted = !headerNames.includes('RateLimit');
+    const name = `${ERROR_RESPONSE_NAMES[status]}${onWrite ? 'OnWrite' : ''}${uncounted ? 'Uncounted' : ''}`;
+    const known = this.components[name];
+    // The name is made from what varies; two different answers under one name would be a mistake here.
+    if (known && JSON.stringify(known) !== JSON.stringify(response)) throw new Error(`Two different answers would be components.responses.${name}`);
+    this.components[name] = response;
+    return { $ref: `#/components/responses/${name}` };
+  }
+}
+
+function normalizeOperation(operation: MarkedOperation, path: string, method: string, schemes: Set<string>, shared: SharedResponses): OperationObject {
   const normalized: MarkedOperation = { ...operation };
   if (normalized.security && normalized.security.length > 0) {
     // A requirement naming an undeclared scheme is invalid; without one left, the document's applies.
@@ -130,9 +177,13 @@ function normalizeOperation(operation: MarkedOperation, path: string, method: st
     ...(BODY_METHODS.has(method) ? BODY_ERRORS : {}),
     ...(idempotent ? IDEMPOTENCY_ERRORS : {}),
   };
+  const added = new Set<string>();
   for (const [status, description] of Object.entries(errors)) {
     const declared = responses[status];
-    if (!declared) responses[status] = { description, content: { 'application/json': { schema: ERROR_ENVELOPE } } };
+    if (!declared) {
+      responses[status] = { description, content: { 'application/json': { schema: ERROR_ENVELOPE } } };
+      added.add(status);
+    }
     // A page or redirect status of the authorization endpoint is also the envelope for these causes.
     else if (!('$ref' in declared) && !declared.content?.['application/json']) {
       responses[status] = { ...declared, content: { ...declared.content, 'application/json': { schema: ERROR_ENVELOPE } } };
@@ -145,7 +196,8 @@ function normalizeOperation(operation: MarkedOperation, path: string, method: st
     if (RETRY_STATUSES.has(status) || (idempotent && status === '409')) names.push('Retry-After');
     if (idempotent && isReplayable(Number(status))) names.push('Idempotent-Replayed');
     if (idempotent && secretFields.length > 0 && status.startsWith('2')) names.push('Idempotent-Secret-Omitted');
-    responses[status] = { ...response, headers: { ...responseHeaders(...names), ...response.headers } };
+    const withHeaders = { ...response, headers: { ...responseHeaders(...names), ...response.headers } };
+    responses[status] = added.has(status) ? shared.refer(status, withHeaders, names) : withHeaders;
   }
   normalized.responses = responses;
   return normalized;

@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ALL_SCOPES } from '@app/common';
 import { describeScope } from '../auth/scope-descriptions';
@@ -6,10 +7,17 @@ import { AppConfig } from '@app/config';
 import { API_TAGS } from '../platform/openapi/api-tags';
 import { DELIVERY_HEADER_PARAMETERS, EVENT_MODELS, eventSchemas, eventWebhooks } from '../events/event.openapi';
 import { sessionCookieName } from '../session/session-cookie';
+import { REDOC_BUNDLE_PATH, REFERENCE_BOOT_PATH, serveApiReferencePage, serveRedocBundle, serveReferenceBootScript } from './api-reference';
 import { normalizeOpenApiDocument } from './openapi-normalizer';
 
 export const DOCS_PATH = 'docs';
 export const OPENAPI_DOCUMENT_PATH = 'openapi.json';
+const DOCUMENT_TITLE = 'Resource Management Service API';
+/**
+ * package.json's `license`: the service is proprietary (npm's `UNLICENSED`), which has no SPDX
+ * identifier of its own, so the identifier is an SPDX reference to the owner's terms.
+ */
+export const DOCUMENT_LICENSE = { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' };
 
 /** Every scope in words, as the consent page names them. */
 const OAUTH_SCOPES = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, describeScope(scope)]));
@@ -44,7 +52,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const sessionCookie = sessionCookieName(appConfig);
   const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
-    .setTitle('Resource Management Service API')
+    .setTitle(DOCUMENT_TITLE)
     .setVersion('2.0.0')
     .setDescription(describeService(sessionCookie))
     .addServer(appConfig.PUBLIC_URL, 'This deployment');
@@ -112,6 +120,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, { extraModels: EVENT_MODELS });
   // Nest's builder starts with an empty contact object; the service names no public contact.
   delete document.info.contact;
+  document.info.license = DOCUMENT_LICENSE;
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...eventSchemas() },
@@ -121,14 +130,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * Serves the document at `/openapi.json` and interactive docs at `/docs`, both at the root and
- * without a credential. The document is built on first request, not at start.
+ * Serves the document at `/openapi.json` and the API reference at `/docs` (Redoc, with its
+ * script served from node_modules), both at the root and without a credential. The document is
+ * built on first request, not at start, and the same one is served after.
  */
 export function setupOpenApi(app: INestApplication): void {
-  SwaggerModule.setup(DOCS_PATH, app, () => buildOpenApiDocument(app), {
-    jsonDocumentUrl: OPENAPI_DOCUMENT_PATH,
-    raw: ['json'],
-    customSiteTitle: 'Resource Management Service API',
-    swaggerOptions: { persistAuthorization: true },
+  let document: OpenAPIObject | undefined;
+  const http = app.getHttpAdapter();
+  http.get(`/${OPENAPI_DOCUMENT_PATH}`, (_req: Request, res: Response) => {
+    document ??= buildOpenApiDocument(app);
+    res.status(200).json(document);
   });
+  http.get(`/${DOCS_PATH}`, serveApiReferencePage(DOCUMENT_TITLE, `/${OPENAPI_DOCUMENT_PATH}`));
+  http.get(REFERENCE_BOOT_PATH, serveReferenceBootScript);
+  http.get(REDOC_BUNDLE_PATH, serveRedocBundle);
 }

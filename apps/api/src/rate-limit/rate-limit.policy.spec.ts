@@ -51,7 +51,7 @@ describe('rate limit policy', () => {
   });
 
   describe('isExemptPath', () => {
-    it.each(['/health/live', '/health/ready', '/metrics', '/docs', '/docs/swagger-ui.css', '/openapi.json'])(
+    it.each(['/health/live', '/health/ready', '/metrics', '/docs', '/docs/reference.js', '/openapi.json'])(
       'exempts %s',
       (path) => expect(isExemptPath(path)).toBe(true),
     );
