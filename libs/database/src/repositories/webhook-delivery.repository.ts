@@ -235,14 +235,17 @@ export class WebhookDeliveryRepository {
    * resume sees the webhook enabled and holds nothing.
    */
   async hold(id: string): Promise<boolean> {
+    // Statements end in a SELECT: TypeORM answers an UPDATE's RETURNING in another shape.
     const rows: unknown[] = await this.deliveries.query(
       `WITH paused AS (
          SELECT w.id FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id
           WHERE d.id = $1 AND w.status = 'paused'
-          FOR SHARE OF w)
-       UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
-       RETURNING id`,
+          FOR SHARE OF w),
+       held AS (
+         UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
+          WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
+         RETURNING id)
+       SELECT id FROM held`,
       [id],
     );
     return rows.length > 0;
@@ -251,9 +254,11 @@ export class WebhookDeliveryRepository {
   /** Makes every delivery a paused webhook held due now; returns them oldest first, to be queued in that order. */
   async releaseHeld(webhookId: string): Promise<RequeuedDelivery[]> {
     const rows: RequeuedRow[] = await this.deliveries.query(
-      `UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
-        WHERE webhook_id = $1 AND status = 'pending' AND next_attempt_at IS NULL
-       RETURNING id, jsonb_array_length(attempts) AS attempt_count, created_at`,
+      `WITH released AS (
+         UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
+          WHERE webhook_id = $1 AND status = 'pending' AND next_attempt_at IS NULL
+         RETURNING id, jsonb_array_length(attempts) AS attempt_count, created_at)
+       SELECT * FROM released`,
       [webhookId],
     );
     return requeuedOldestFirst(rows);
@@ -266,10 +271,12 @@ export class WebhookDeliveryRepository {
    */
   async recoverFailed(webhookId: string, since: Date, until: Date): Promise<RequeuedDelivery[]> {
     const rows: RequeuedRow[] = await this.deliveries.query(
-      `UPDATE webhook_deliveries
-          SET status = 'pending', schedule_start = jsonb_array_length(attempts), next_attempt_at = now(), updated_at = now()
-        WHERE webhook_id = $1 AND status = 'failed' AND NOT test AND created_at >= $2 AND created_at < $3
-       RETURNING id, jsonb_array_length(attempts) AS attempt_count, created_at`,
+      `WITH recovered AS (
+         UPDATE webhook_deliveries
+            SET status = 'pending', schedule_start = jsonb_array_length(attempts), next_attempt_at = now(), updated_at = now()
+          WHERE webhook_id = $1 AND status = 'failed' AND NOT test AND created_at >= $2 AND created_at < $3
+         RETURNING id, jsonb_array_length(attempts) AS attempt_count, created_at)
+       SELECT * FROM recovered`,
       [webhookId, since, until],
     );
     return requeuedOldestFirst(rows);
