@@ -93,7 +93,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     const updated = isId('wh', id) ? await this.webhooks.update(auth.userId, id, input) : null;
     if (!updated) throw new ResourceNotFoundError('Webhook', id);
     if (input.status === 'enabled') {
-      // Held deliveries are due again, oldest first; should queueing fail, the sweeper sends them.
+      // Held and waiting deliveries are due again, oldest first; should queueing fail, the sweeper sends them.
       await queueNextAttempts(this.queue, await this.deliveries.releaseHeld(updated.id), activeTraceContext());
     }
     return toWebhookView(updated);

@@ -30,6 +30,9 @@ export class KeyAndWebhookLifecycle1763820000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX webhook_deliveries_webhook_type_idx ON webhook_deliveries (webhook_id, event_type, created_at, id)`,
     );
+    await queryRunner.query(
+      `CREATE INDEX webhook_deliveries_webhook_status_type_idx ON webhook_deliveries (webhook_id, status, event_type, created_at, id)`,
+    );
 
     await queryRunner.query(`CREATE INDEX events_type_idx ON events (type, id)`);
     await queryRunner.query(`CREATE INDEX events_owner_type_idx ON events (owner_id, type, id)`);
@@ -40,6 +43,7 @@ export class KeyAndWebhookLifecycle1763820000000 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX events_organization_type_idx`);
     await queryRunner.query(`DROP INDEX events_owner_type_idx`);
     await queryRunner.query(`DROP INDEX events_type_idx`);
+    await queryRunner.query(`DROP INDEX webhook_deliveries_webhook_status_type_idx`);
     await queryRunner.query(`DROP INDEX webhook_deliveries_webhook_type_idx`);
     await queryRunner.query(`DROP INDEX webhook_deliveries_webhook_status_idx`);
     await queryRunner.query(`ALTER TABLE webhook_deliveries DROP COLUMN schedule_start`);

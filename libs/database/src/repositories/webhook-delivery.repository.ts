@@ -118,9 +118,9 @@ export class WebhookDeliveryRepository {
   }
 
   /**
-   * A page of one webhook's deliveries, newest first, and how many there are. Each filter has its
-   * index ((webhook_id, status, created_at, id), (webhook_id, event_type, created_at, id)), walked
-   * newest first.
+   * A page of one webhook's deliveries, newest first, and how many there are. Each filter, and the
+   * two together, has its index ((webhook_id, status, created_at, id), (webhook_id, event_type,
+   * created_at, id), (webhook_id, status, event_type, created_at, id)), walked newest first.
    */
   list(webhookId: string, filter: DeliveryFilter, offset: number, limit: number): Promise<[WebhookDeliveryEntity[], number]> {
     return this.deliveries.findAndCount({
@@ -251,13 +251,17 @@ export class WebhookDeliveryRepository {
     return rows.length > 0;
   }
 
-  /** Makes every delivery a paused webhook held due now; returns them oldest first, to be queued in that order. */
+  /**
+   * Makes due now every pending delivery of a webhook being enabled whose attempt is not scheduled
+   * later: those a pause held, and those a disabled webhook left waiting. Returns them oldest
+   * first, to be queued in that order.
+   */
   async releaseHeld(webhookId: string): Promise<RequeuedDelivery[]> {
     const rows: RequeuedRow[] = await this.deliveries.query(
       `WITH released AS (
          UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
-          WHERE webhook_id = $1 AND status = 'pending' AND next_attempt_at IS NULL
-         RETURNING id, jsonb_array_length(attempts) AS attempt_count, created_at)
+          WHERE webhook_id = $1 AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+         RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at)
        SELECT * FROM released`,
       [webhookId],
     );
@@ -275,7 +279,7 @@ export class WebhookDeliveryRepository {
          UPDATE webhook_deliveries
             SET status = 'pending', schedule_start = jsonb_array_length(attempts), next_attempt_at = now(), updated_at = now()
           WHERE webhook_id = $1 AND status = 'failed' AND NOT test AND created_at >= $2 AND created_at < $3
-         RETURNING id, jsonb_array_length(attempts) AS attempt_count, created_at)
+         RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at)
        SELECT * FROM recovered`,
       [webhookId, since, until],
     );
@@ -306,13 +310,16 @@ interface PendingRow {
 
 interface RequeuedRow {
   id: string;
+  event_id: string;
   attempt_count: number;
   created_at: Date;
 }
 
+/** Oldest first: by creation, then by event id (time-ordered), as one relay pass creates many at once. */
 function requeuedOldestFirst(rows: RequeuedRow[]): RequeuedDelivery[] {
+  const byKey = (row: RequeuedRow): string => `${row.event_id}\u0000${row.id}`;
   return rows
-    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1))
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (byKey(a) < byKey(b) ? -1 : 1))
     .map((row) => ({ id: row.id, attemptCount: row.attempt_count }));
 }
 
