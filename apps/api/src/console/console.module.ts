@@ -18,6 +18,7 @@ import { ConsoleAssetsController } from './rendering/console-assets.controller';
 import { ConsoleSignInService } from './sign-in/console-sign-in.service';
 import { ConsoleSignInController } from './sign-in/console-sign-in.controller';
 import { WebhookPagesController } from './webhooks/webhook-pages.controller';
+import { ShownOnceSecrets } from './access/shown-once-secrets';
 
 /**
  * The developer console at `/console`: server-rendered pages over the same services the API
@@ -34,6 +35,6 @@ import { WebhookPagesController } from './webhooks/webhook-pages.controller';
     OrganizationPagesController,
     ConsoleAssetsController,
   ],
-  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleSignInService, ConsoleEventLog],
+  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleSignInService, ConsoleEventLog, ShownOnceSecrets],
 })
 export class ConsoleModule {}
