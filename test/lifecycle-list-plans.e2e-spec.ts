@@ -1,16 +1,18 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { createSuiteEnvironment, createTestApp, createUser, SuiteEnvironment, TestApp, TestUser } from './support';
 
 /**
  * The filtered lists of decisions §14 are answered from an index each: `GET /v2/events?type=`
  * and `GET /v2/webhooks/{id}/deliveries?status=&event_type=`, among many rows of other kinds,
  * other statuses, other webhooks and other owners, read no table sequentially and walk the
  * index of their filter. The statements are the ones the API runs, recorded as they reach
- * PostgreSQL, then EXPLAINed on ANALYZEd tables.
+ * PostgreSQL, then EXPLAINed on ANALYZEd tables. The suite has a database of its own: no other
+ * suite lists its seeded rows.
  */
 describe('Filtered list plans: events by kind, deliveries by status and kind', () => {
+  let suite: SuiteEnvironment;
   let t: TestApp;
   let db: DataSource;
   let user: TestUser;
@@ -20,7 +22,8 @@ describe('Filtered list plans: events by kind, deliveries by status and kind', (
   const as = (caller: TestUser) => ({ Authorization: `Bearer ${caller.accessToken}` });
 
   beforeAll(async () => {
-    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    suite = await createSuiteEnvironment('plans');
+    Object.assign(process.env, suite.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     t = await createTestApp();
     db = t.app.get(DataSource);
     user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
@@ -66,7 +69,10 @@ describe('Filtered list plans: events by kind, deliveries by status and kind', (
     }
   }, 90_000);
 
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await suite?.destroy();
+  });
 
   /** The plans of the statements on `table` that answering `path` ran. */
   async function plansOf(caller: TestUser, path: string, table: RegExp): Promise<string[]> {

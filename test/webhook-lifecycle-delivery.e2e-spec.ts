@@ -219,4 +219,23 @@ describe('webhook lifecycle: what the worker sends', () => {
     expect([...counts.values()].filter((count) => count > 1).length).toBeLessThanOrEqual(1);
     expect([...counts.values()].every((count) => count <= 2)).toBe(true);
   }, 180_000);
+
+  it('gives a recovered delivery a fresh schedule: five more failures disable the webhook again, all ten attempts kept', async () => {
+    const hook = await subscribe('/still-down');
+    handlers.set('/still-down', (_request, res) => res.writeHead(503).end('still down'));
+    await createResources(['never answered']);
+    const isDisabled = async (): Promise<true | undefined> =>
+      (await t.http.get(`/v2/webhooks/${hook.id}`).set(...bearer())).body.data.status === 'disabled' ? true : undefined;
+    await waitUntil(isDisabled);
+    await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ status: 'enabled' }).expect(200);
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    expect((await t.http.post(`/v2/webhooks/${hook.id}/recover`).set(...bearer()).send({ since }).expect(202)).body).toEqual({ data: { queued: 1 } });
+    await waitUntil(isDisabled);
+    const [delivery] = await waitUntil(async () => {
+      const rows = await deliveries(hook.id);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(delivery.attempts.map((attempt) => attempt.status_code)).toEqual(Array(10).fill(503));
+    expect((await t.http.get(`/v2/webhooks/${hook.id}`).set(...bearer())).body.data.disabled_reason).toMatch(/failed 5 times in a row/);
+  }, 60_000);
 });

@@ -121,6 +121,17 @@ describe('Webhook lifecycle routes', () => {
       expectError(await rotate(theirs.id), 404, 'resource_not_found');
     });
 
+    it('with an Idempotency-Key, replays the answer without the secret instead of rotating twice', async () => {
+      const hook = await newWebhook();
+      const first = await rotate(hook.id, { expires_in: 60 }).set('Idempotency-Key', `rotate-${hook.id}`).expect(200);
+      const again = await rotate(hook.id, { expires_in: 60 }).set('Idempotency-Key', `rotate-${hook.id}`).expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.headers['idempotent-secret-omitted']).toBe('secret');
+      expect(again.body).toEqual({ data: { previous_secret_expires_at: first.body.data.previous_secret_expires_at } });
+      const [row] = await db.query('SELECT secret, previous_secret FROM webhooks WHERE id = $1', [hook.id]);
+      expect(row).toEqual({ secret: first.body.data.secret, previous_secret: hook.secret });
+    });
+
     it('needs a credential (401) and write:webhooks (403 without it)', async () => {
       const hook = await newWebhook();
       expectError(await t.http.post(`/v2/webhooks/${hook.id}/secret/rotate`), 401, 'authentication_required');
