@@ -335,8 +335,10 @@ describe('Webhook lifecycle routes', () => {
       expect(errorFields(res)).toEqual(['type']);
     });
 
-    it('needs read:events', async () => {
+    it('needs a credential (401) and read:events (403 without it)', async () => {
       expectError(await t.http.get('/v2/events?type=resource.created'), 401, 'authentication_required');
+      const webhooksOnly = await apiKey(['read:webhooks']);
+      expectError(await t.http.get('/v2/events?type=resource.created').set('X-API-Key', webhooksOnly), 403, 'insufficient_permissions');
     });
   });
 });
