@@ -11,6 +11,7 @@ const REPOSITORY_OWNERS = {
   'repositories/api-key.repository': ['api/src/api-keys'],
   'repositories/event.repository': ['api/src/events'],
   'repositories/event-retention.repository': ['worker'],
+  'repositories/idempotency-outcome.repository': ['api/src/platform/idempotency'],
   'repositories/legacy-token.repository': ['api/src/legacy-tokens', 'api/src/cli'],
   'repositories/oauth-client.repository': ['api/src/oauth'],
   'repositories/oauth-grant.repository': ['api/src/oauth'],

@@ -2,7 +2,7 @@
 # One image for both deployables. `docker run IMAGE api` (default) or `IMAGE worker` brings the
 # schema up to date (db:prepare) and starts that process; `IMAGE cli <command>` runs the admin CLI.
 
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 # The SDK is a workspace package: npm ci needs its manifest.
 COPY package.json package-lock.json ./
@@ -15,7 +15,7 @@ COPY apps ./apps
 COPY libs ./libs
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -30,7 +30,7 @@ case "$1" in
   api)
     node dist/apps/api/src/cli.js db:prepare
     # The flags of `npm run start:api` in package.json (docs/decisions.md).
-    exec node --max-semi-space-size=64 dist/apps/api/src/main.js ;;
+    exec node --max-semi-space-size=32 --max-old-space-size=256 dist/apps/api/src/main.js ;;
   worker)
     node dist/apps/api/src/cli.js db:prepare
     exec node dist/apps/worker/src/main.js ;;

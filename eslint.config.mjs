@@ -2,7 +2,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.bench/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs', '*.cjs'] },
+  { ignores: ['dist/**', 'libs/client/dist/**', '.bench/**', 'node_modules/**', 'coverage/**', '*.js', '*.mjs', '*.cjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

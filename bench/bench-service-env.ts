@@ -4,12 +4,15 @@ import { readFileSync } from 'node:fs';
 export const BENCH_DATABASE_SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgres://postgres@127.0.0.1:5432';
 export const BENCH_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** The node flags of `npm run start:api` (the script in package.json): the API runs with them in a bench too. */
-export const API_NODE_FLAGS: string[] = (
-  JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }
-).scripts['start:api']
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+/** The node flags of the `start:api` script in a project's package.json. */
+export function apiNodeFlagsOf(packageJson: string): string[] {
+  return (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: Record<string, string> }).scripts['start:api']
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'));
+}
+
+/** The node flags of `npm run start:api`: the API runs with them in a bench too. */
+export const API_NODE_FLAGS: string[] = apiNodeFlagsOf('package.json');
 
 /** The service's settings in a benchmark: production mode on a scratch database and Redis prefix. */
 export function benchServiceEnv(database: string): NodeJS.ProcessEnv {

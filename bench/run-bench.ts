@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { Client } from 'pg';
-import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { API_NODE_FLAGS, apiNodeFlagsOf, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 import {
   benchRouteHeapUsed,
   median,
@@ -50,12 +50,15 @@ const PORTS = {
   tracedAll: FIRST_PORT + 7,
   tracedTenth: FIRST_PORT + 8,
   compared: FIRST_PORT + 9,
+  twin: FIRST_PORT + 10,
 };
 /**
  * Another build's `dist/` (an earlier commit's worktree, say), to compare with this one instead of
  * running the scenarios: on this noisy machine the way to see a change of a few percent.
  */
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
+/** The Node binary the compared build runs on (this one's by default): "this build on this runtime against that build on that one". */
+const COMPARED_NODE = process.env.BENCH_COMPARE_NODE ?? process.execPath;
 const LOG_DIR = '.bench';
 /** Every read row's target: this share of the floor's req/s (docs/performance.md). */
 const READ_FLOOR_SHARE = 0.85;
@@ -73,9 +76,9 @@ const MEMORY_SAMPLE_INTERVAL_MS = 500;
 /** How a process exposes its heap: the service's apps through Prometheus, the bare servers through a bench-only route. */
 type HeapSource = 'metrics' | 'bench-route';
 
-function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, heapSource?: HeapSource): ChildProcess {
+function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, heapSource?: HeapSource, node = process.execPath): ChildProcess {
   const log = openSync(`${LOG_DIR}/${name}.log`, 'w');
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', log, log] });
+  const child = spawn(node, args, { env, stdio: ['ignore', log, log] });
   children.push(child);
   const port = Number(env.PORT);
   if (heapSource !== undefined && child.pid !== undefined) {
@@ -651,29 +654,39 @@ async function tracingCosts(paths: string[], headers: Record<string, string>): P
 }
 
 /**
- * A read by id with a JWT and the rate limit through this build and through the one in `dist`,
- * beside the floor, in the same alternating rounds. The other build runs against this build's
- * schema and seed, so it must share the schema (migrations are not run for it).
+ * A read by id with a JWT and the rate limit through this build, through a second process of this
+ * build (the A/A row: how far two identical processes differ in this run, the noise every other
+ * difference is read against) and through the one in `dist` on `COMPARED_NODE`, beside the floor,
+ * in the same alternating rounds. The other build runs against this build's schema and seed, so it
+ * must share the schema (migrations are not run for it), with the Node flags of its own
+ * `start:api` script.
  */
 async function buildComparison(dist: string, paths: string[], headers: Record<string, string>): Promise<Row[]> {
-  startProcess('api-compared', [...API_NODE_FLAGS, join(dist, 'apps/api/src/main.js')], { ...serviceEnv, PORT: String(PORTS.compared) }, 'metrics');
+  const comparedFlags = apiNodeFlagsOf(join(dist, '..', 'package.json'));
+  startProcess('api-compared', [...comparedFlags, join(dist, 'apps/api/src/main.js')], { ...serviceEnv, PORT: String(PORTS.compared) }, 'metrics', COMPARED_NODE);
+  startProcess('api-twin', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.twin) }, 'metrics');
   await waitFor(`http://127.0.0.1:${PORTS.compared}/health/ready`);
-  const [current, compared, floor] = await measureRounds([
+  await waitFor(`http://127.0.0.1:${PORTS.twin}/health/ready`);
+  const runtime = (port: number): Promise<string> =>
+    fetch(`http://127.0.0.1:${port}/metrics`)
+      .then((response) => response.text())
+      .then((metrics) => /^nodejs_version_info\{[^}]*version="(v[^"]+)"/m.exec(metrics)?.[1] ?? 'unknown');
+  const [comparedRuntime, ownRuntime] = await Promise.all([runtime(PORTS.compared), runtime(PORTS.api)]);
+  const [current, twin, compared, floor] = await measureRounds([
     { port: PORTS.api, load: { paths, headers } },
+    { port: PORTS.twin, load: { paths, headers } },
     { port: PORTS.compared, load: { paths, headers } },
     { port: PORTS.floor, load: { paths } },
   ]);
-  const change = (ours: number, theirs: number): string => `${ours >= theirs ? '+' : ''}${((ours / theirs - 1) * 100).toFixed(1)}%`;
-  const cpuChange = current.cpu && compared.cpu ? `, CPU per request ${change(current.cpu.all, compared.cpu.all)}` : '';
+  const change = (ours: Summary, theirs: Summary): string => {
+    const signed = (a: number, b: number): string => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
+    const cpu = ours.cpu && theirs.cpu ? `, CPU per request ${signed(ours.cpu.main, theirs.cpu.main)} main thread, ${signed(ours.cpu.all, theirs.cpu.all)} all threads` : '';
+    return `${signed(ours.rps, theirs.rps)} req/s${cpu}`;
+  };
   return [
-    { scenario: `GET /resources/{id}, the build in ${dist}`, service: compared, floor, target: '(reference)', pass: true },
-    {
-      scenario: `GET /resources/{id}, this build (${change(current.rps, compared.rps)} req/s${cpuChange})`,
-      service: current,
-      floor,
-      target: '(reported)',
-      pass: true,
-    },
+    { scenario: `GET /resources/{id}, the build in ${dist} on Node ${comparedRuntime}`, service: compared, floor, target: '(reference)', pass: true },
+    { scenario: `GET /resources/{id}, this build on Node ${ownRuntime} (${change(current, compared)})`, service: current, floor, target: '(reported)', pass: true },
+    { scenario: `GET /resources/{id}, this build again, a second process (A/A: ${change(twin, current)})`, service: twin, floor, target: '(noise)', pass: true },
   ];
 }
 

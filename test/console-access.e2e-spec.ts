@@ -47,11 +47,16 @@ describe('Developer console: sign-in, CSRF and the API around it', () => {
     return setCookiePair(answer.headers.getSetCookie(), 'rms_session');
   }
 
-  /** The CSRF token a console page puts in its forms. */
-  async function formToken(cookie: string, path = '/console/api-keys'): Promise<string> {
+  /** The hidden fields a console page puts in its forms: the CSRF token, and a create form's one-time token. */
+  async function formFields(cookie: string, path = '/console/api-keys'): Promise<Record<string, string>> {
     const page = await get(path, cookie);
     expect(page.status).toBe(200);
-    return hiddenFields(await page.text()).csrf_token;
+    return hiddenFields(await page.text());
+  }
+
+  /** The CSRF token a console page puts in its forms. */
+  async function formToken(cookie: string, path = '/console/api-keys'): Promise<string> {
+    return (await formFields(cookie, path)).csrf_token;
   }
 
   const apiKeys = async (): Promise<unknown[]> =>
@@ -141,9 +146,9 @@ describe('Developer console: sign-in, CSRF and the API around it', () => {
     expect(another.status).toBe(403);
     expect(await apiKeys()).toEqual([]);
 
-    const created = await postForm('/console/api-keys', { ...key, csrf_token: await formToken(cookie) }, cookie);
-    expect(created.status).toBe(201);
-    expect(await created.text()).toMatch(/<code id="secret">sk_test_[^<]+<\/code>/);
+    const created = await postForm('/console/api-keys', { ...key, ...(await formFields(cookie)) }, cookie);
+    expect(created.status).toBe(303);
+    expect(await (await get(created.headers.get('location') ?? '', cookie)).text()).toMatch(/<code id="secret">sk_test_[^<]+<\/code>/);
     expect(await apiKeys()).toEqual([expect.objectContaining({ name: 'Forged', scopes: ['read:resources'] })]);
   });
 

@@ -105,8 +105,16 @@ describe('CORS in a browser', () => {
     return page;
   }
 
+  /** What a test asks the page's `fetch` for: plain values, as they cross into the page. */
+  interface PageRequest {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    credentials?: 'include' | 'omit' | 'same-origin';
+  }
+
   /** `fetch(url, init)` run by the page: the browser applies CORS, the test sees what the page would. */
-  function fetchInPage(page: Page, url: string, init: RequestInit = {}): Promise<Outcome> {
+  function fetchInPage(page: Page, url: string, init: PageRequest = {}): Promise<Outcome> {
     return page.evaluate(
       async ({ url, init }): Promise<Outcome> => {
         try {

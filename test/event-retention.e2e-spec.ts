@@ -157,6 +157,21 @@ describe('event retention (worker)', () => {
     expect(await remaining('events', [retrying])).toEqual([]);
   });
 
+  it('deletes idempotency outcomes past their expiry, and keeps those of keys still kept', async () => {
+    const outcome = (key: string, expiresIn: string) =>
+      db.query(
+        `INSERT INTO idempotency_outcomes (account_id, key_hash, fingerprint, claim_token, expires_at)
+         VALUES ($1, $2, 'fingerprint', 'claim', now() + $3::interval)`,
+        [ownerId, key, expiresIn],
+      );
+    await outcome('expired', '-1 minute');
+    await outcome('kept', '23 hours');
+    const pruned = await worker().prune();
+    expect(pruned?.idempotencyOutcomes).toBeGreaterThanOrEqual(1);
+    const rows: { key_hash: string }[] = await db.query(`SELECT key_hash FROM idempotency_outcomes WHERE account_id = $1`, [ownerId]);
+    expect(rows.map((row) => row.key_hash)).toEqual(['kept']);
+  });
+
   it('deletes more rows than one batch holds, batch after batch', async () => {
     const ids = await oldEvents(2500);
     const pruned = await worker().prune();

@@ -151,4 +151,74 @@ describe('the built API writing to stdout', () => {
     const line = await waitUntil(() => stdout.split('\n').find((candidate) => candidate.includes('"requestId":"lone-request"')), 1_500);
     expect(JSON.parse(line)).toMatchObject({ level: 'info', req: { method: 'GET', url: '/v2/resources' }, res: { statusCode: 401 } });
   });
+
+  it('starts with one info line saying where the API, its docs and the console are, and no line per module or route', async () => {
+    const port = new URL(api.url).port;
+    const listening = await waitUntil(() => startupLines(stdout).find((line) => line.context === 'Bootstrap'), 1_500);
+    expect(listening).toMatchObject({
+      level: 'info',
+      msg: `Listening on port ${port}: API http://localhost:${port}/v2, docs http://localhost:${port}/docs, console http://localhost:${port}/console; public URL http://localhost:3000`,
+      port: Number(port),
+      api_url: `http://localhost:${port}/v2`,
+      docs_url: `http://localhost:${port}/docs`,
+      console_url: `http://localhost:${port}/console`,
+    });
+    const lines = startupLines(stdout);
+    expect(lines.map((line) => line.context)).toEqual(['NestFactory', 'NestApplication', 'Bootstrap']);
+    // The URLs it names answer.
+    for (const url of [listening.docs_url, listening.console_url]) {
+      expect((await fetch(String(url).replace('localhost', '127.0.0.1'), { redirect: 'manual' })).status).toBeLessThan(400);
+    }
+  });
+});
+
+/** The lines written before the first request, as JSON. */
+function startupLines(stdout: string): StartupLine[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as StartupLine)
+    .filter((line) => line.req === undefined && line.context !== 'Shutdown');
+}
+
+interface StartupLine extends LogLine {
+  app_env?: string;
+  node_env?: string;
+  env?: string;
+  port?: number;
+  api_url?: string;
+  docs_url?: string;
+  console_url?: string;
+}
+
+/** `npm start` runs in development with APP_ENV=test: each line must say both, not an `env` that reads as one or the other. */
+describe('the built API in development, at debug level', () => {
+  let api: RunningApi;
+  let stdout = '';
+  beforeAll(async () => {
+    api = await startBuiltApi({ NODE_ENV: 'development', APP_ENV: 'test', LOG_LEVEL: 'debug', LOG_FORMAT: 'json' }, (chunk) => (stdout += chunk));
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  it('writes the route and module lines at debug', async () => {
+    const lines = await waitUntil(() => (startupLines(stdout).some((line) => line.context === 'Bootstrap') ? startupLines(stdout) : undefined), 1_500);
+    const routes = lines.filter((line) => line.context === 'RouterExplorer');
+    expect(routes.length).toBeGreaterThan(50);
+    expect(routes).toContainEqual(expect.objectContaining({ level: 'debug', msg: 'Mapped {/v2/resources, POST} route' }));
+    for (const context of ['RouterExplorer', 'RoutesResolver', 'InstanceLoader']) {
+      expect(new Set(lines.filter((line) => line.context === context).map((line) => line.level))).toEqual(new Set(['debug']));
+    }
+  });
+
+  it('names app_env and node_env on every line, and no ambiguous env', async () => {
+    await fetch(`${api.url}/health/live`, { headers: { 'X-Request-ID': 'environment-check' } });
+    const request = await waitUntil(() => stdout.split('\n').find((line) => line.includes('"requestId":"environment-check"')), 1_500);
+    const lines = [...startupLines(stdout), JSON.parse(request) as StartupLine];
+    for (const line of lines) {
+      expect(line).toMatchObject({ app_env: 'test', node_env: 'development' });
+      expect(line).not.toHaveProperty('env');
+    }
+  });
 });

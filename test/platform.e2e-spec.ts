@@ -526,7 +526,7 @@ describe('the API process (docs/api.md#processes)', () => {
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as { level: string; msg: string });
     expect(lines.map((line) => line.msg)).toEqual(
-      expect.arrayContaining(['Listening on port 0', 'Draining HTTP connections: 0 requests in flight']),
+      expect.arrayContaining([expect.stringMatching(/^Listening on port [1-9]\d*: API /), 'Draining HTTP connections: 0 requests in flight']),
     );
     expect(exit.stderr).toBe('');
   }, 60000);

@@ -3,6 +3,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { sessionCookie } from './oauth/oauth-flow';
 import { AccountDirectory } from '../apps/api/src/auth/account-directory.service';
 
 /**
@@ -255,6 +256,66 @@ describe('rate limits', () => {
     });
   });
 
+  describe('console pages', () => {
+    /** A console page fetched as a browser behind `address` would, with the session `cookie` when given. */
+    const consolePage = (path: string, address: string, cookie?: string): Promise<Response> =>
+      fetch(`${t.url}${path}`, { redirect: 'manual', headers: { 'X-Forwarded-For': address, ...(cookie ? { Cookie: cookie } : {}) } });
+
+    it("counts a signed-in person's pages against their account and plan, so that others behind the same address keep theirs", async () => {
+      const address = `10.${randomInt(256)}.${randomInt(256)}.${(ipSequence += 1)}`;
+      const free = await createUser(newClient());
+      const pro = await createUser(newClient());
+      await setPlan(pro, 'pro');
+      const [freeCookie, proCookie] = [await sessionCookie(newClient(), free), await sessionCookie(newClient(), pro)];
+
+      // The account's one bucket: the API's request and the console's pages count together.
+      expect((await me(newClient(), free)).headers['x-ratelimit-remaining']).toBe('59');
+      const freePages = await Promise.all(Array.from({ length: 3 }, () => consolePage('/console/api-keys', address, freeCookie)));
+      expect(freePages.map((page) => page.status)).toEqual([200, 200, 200]);
+      expect(freePages.map((page) => page.headers.get('ratelimit-policy'))).toEqual(new Array(3).fill('"free";q=60;w=60'));
+      expect(freePages.map((page) => Number(page.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a)).toEqual([58, 57, 56]);
+
+      const proPage = await consolePage('/console/webhooks', address, proCookie);
+      expect(proPage.status).toBe(200);
+      expect(proPage.headers.get('ratelimit-policy')).toBe('"pro";q=600;w=60');
+      expect(proPage.headers.get('ratelimit')).toMatch(/^"pro";r=599;t=\d+$/);
+
+      // The anonymous pages of the address (the sign-in page) use up its own allowance, and only that.
+      const signInPages = await Promise.all(Array.from({ length: 60 }, () => consolePage('/console/sign-in', address)));
+      expect(signInPages.map((page) => page.status)).toEqual(new Array(60).fill(200));
+      expect(signInPages.map((page) => page.headers.get('ratelimit-policy'))).toEqual(new Array(60).fill('"free";q=60;w=60'));
+      const refused = await consolePage('/console/sign-in', address);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+
+      const stillPro = await consolePage('/console/webhooks', address, proCookie);
+      expect(stillPro.status).toBe(200);
+      expect(stillPro.headers.get('ratelimit')).toMatch(/^"pro";r=598;t=\d+$/);
+      const stillFree = await consolePage('/console/api-keys', address, freeCookie);
+      expect(stillFree.status).toBe(200);
+      expect(stillFree.headers.get('x-ratelimit-remaining')).toBe('55');
+    });
+
+    it("refuses a signed-in person's pages past their plan's limit with a 429 page, not anyone else's", async () => {
+      const address = `10.${randomInt(256)}.${randomInt(256)}.${(ipSequence += 1)}`;
+      const busy = await createUser(newClient());
+      const other = await createUser(newClient());
+      const [busyCookie, otherCookie] = [await sessionCookie(newClient(), busy), await sessionCookie(newClient(), other)];
+      const pages = await Promise.all(Array.from({ length: 60 }, () => consolePage('/console/events', address, busyCookie)));
+      expect(pages.map((page) => page.status)).toEqual(new Array(60).fill(200));
+      const refused = await consolePage('/console/events', address, busyCookie);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(refused.headers.get('ratelimit')).toMatch(/^"free";r=0;t=\d+$/);
+      expect(await refused.text()).toContain('Too many requests');
+
+      const neighbour = await consolePage('/console/events', address, otherCookie);
+      expect(neighbour.status).toBe(200);
+      expect(neighbour.headers.get('x-ratelimit-remaining')).toBe('59');
+      expect((await consolePage('/console/sign-in', address)).status).toBe(200);
+    });
+  });
+
   describe('failed logins', () => {
     const login = (client: TestAgent, email: string, password: string): request.Test =>
       client.post('/v2/auth/login').send({ email, password });
@@ -286,5 +347,36 @@ describe('rate limits', () => {
       expect([...before, ...after].map((res) => res.status)).toEqual(new Array(19).fill(401));
       expectRateLimited(await login(client, user.email, user.password));
     });
+  });
+});
+
+/**
+ * `npm start` runs in development (NODE_ENV=development in .env): a newcomer pasting the README's
+ * first requests again and again, with the console and /docs open, stays on the free plan and
+ * must not meet a 429. Production keeps the contract's limits (above).
+ */
+describe('rate limits in development', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { NODE_ENV: 'development', RATE_LIMIT_ENABLED: 'true', TRUST_PROXY_HOPS: '1' } });
+  });
+  afterAll(() => t.close());
+
+  it('gives a free account a hundred times its limit: 150 requests in a minute, none refused', async () => {
+    const client = request.agent(t.app.getHttpServer()).set('X-Forwarded-For', `10.${randomInt(256)}.${randomInt(256)}.250`);
+    const user = await createUser(client);
+    const auth = { Authorization: `Bearer ${user.accessToken}` };
+    const responses: request.Response[] = [];
+    for (let round = 0; round < 50; round += 1) {
+      responses.push(await client.post('/v2/resources').set(auth).send({ name: `Resource ${round}` }));
+      responses.push(await client.get('/v2/resources?limit=2').set(auth));
+      responses.push(await client.get('/v2/users/me').set(auth));
+    }
+    expect(responses.filter((res) => res.status === 429)).toEqual([]);
+    expect(responses.map((res) => res.status)).toEqual(Array.from({ length: 150 }, (_, i) => (i % 3 === 0 ? 201 : 200)));
+    const last = responses[149];
+    expect(last.headers['x-ratelimit-limit']).toBe('6000');
+    expect(last.headers['ratelimit-policy']).toBe('"free";q=6000;w=60');
+    expect(Number(last.headers['x-ratelimit-remaining'])).toBeLessThanOrEqual(6000 - 150);
   });
 });

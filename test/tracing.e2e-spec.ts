@@ -32,6 +32,7 @@ interface ExportedSpan {
   name: string;
   kind: number;
   attributes: Record<string, unknown>;
+  links?: { traceId: string; spanId: string }[];
 }
 
 interface OtlpAttribute {
@@ -130,6 +131,8 @@ describe('tracing from a request to the webhook it caused', () => {
   let otlp: OtlpReceiver;
   let receiver: HttpsReceiver;
   let api: { url: string; process: Background };
+  /** The same API behind a gateway it trusts with the trace context. */
+  let trustingApi: { url: string; process: Background };
   let worker: Background;
   let db: Client;
 
@@ -140,8 +143,9 @@ describe('tracing from a request to the webhook it caused', () => {
     receiver.respond((request, res) => void res.writeHead(request.url === '/gone' ? 410 : 200).end());
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' };
     const env = { ...suite.env, ...tracing, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
-    [api, worker] = await Promise.all([
+    [api, trustingApi, worker] = await Promise.all([
       startSourceApi(env),
+      startSourceApi({ ...env, TRACE_TRUST_INBOUND: 'true' }),
       startSourceWorker({ ...env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '50' }, 120_000),
     ]);
     db = new Client({ connectionString: suite.env.DATABASE_URL });
@@ -149,15 +153,42 @@ describe('tracing from a request to the webhook it caused', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([api?.process.stop(), worker?.stop()]);
+    await Promise.all([api?.process.stop(), trustingApi?.process.stop(), worker?.stop()]);
     await db?.end();
     await receiver?.close();
     await otlp?.close();
     await suite?.destroy();
   });
 
-  async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-    return fetch(`${api.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  async function call(method: string, path: string, body: unknown, headers: Record<string, string> = {}, base = api.url): Promise<Response> {
+    return fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  }
+
+  /** A new account's authorization, with a webhook for its created resources at the receiver's `path`. */
+  async function accountWithWebhook(name: string, path: string): Promise<string> {
+    const credentials = { email: `${name}@example.com`, username: name, password: `password-${name}-1` };
+    expect((await call('POST', '/v2/auth/register', credentials)).status).toBe(201);
+    const login = await call('POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
+    const authorization = `Bearer ${((await login.json()) as { data: { access_token: string } }).data.access_token}`;
+    const webhook = await call('POST', '/v2/webhooks', { url: `https://127.0.0.1:${receiver.port}${path}`, events: ['resource.created'] }, { authorization });
+    expect(webhook.status).toBe(201);
+    return authorization;
+  }
+
+  /** A caller's own trace context, as a client on the internet may send it. */
+  const callerTraceId = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+  const callerSpanId = 'deadbeefdeadbeef';
+  const callerContext = { traceparent: `00-${callerTraceId}-${callerSpanId}-01`, tracestate: 'client=chosen-state', baggage: 'client=chosen-baggage' };
+
+  /** Creates a resource with the caller's trace context through `base`; the context its event stored and the headers its delivery came with. */
+  async function createWithCallerContext(base: string, authorization: string, path: string) {
+    const created = await call('POST', '/v2/resources', { name: 'Edge' }, { authorization, ...callerContext }, base);
+    expect(created.status).toBe(201);
+    const resourceId = ((await created.json()) as { data: { id: string } }).data.id;
+    const delivered = await waitUntil(() => receiver.received.find((request) => request.url === path && request.body.includes(resourceId)));
+    const { rows } = await db.query<{ trace_context: Record<string, string> }>(`SELECT trace_context FROM events WHERE data->'object'->>'id' = $1`, [resourceId]);
+    expect(rows).toHaveLength(1);
+    return { stored: rows[0].trace_context, sent: delivered.headers };
   }
 
   it('holds the request, its SQL, the relay, each delivery and its HTTPS request in one trace, with ids on the log lines', async () => {
@@ -228,6 +259,34 @@ describe('tracing from a request to the webhook it caused', () => {
     expect(disabledLine.trace_id).toBe(traceId);
     expect(attempts.map((attempt) => attempt.spanId)).toContain(disabledLine.span_id);
   }, 60_000);
+
+  it("starts a new trace at a request carrying a caller's context, linked to it, and neither stores nor sends the caller's", async () => {
+    const authorization = await accountWithWebhook('edge', '/edge');
+    const { stored, sent } = await createWithCallerContext(api.url, authorization, '/edge');
+
+    expect(stored).toEqual({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/) });
+    const [, traceId] = stored.traceparent.split('-');
+    expect(traceId).not.toBe(callerTraceId);
+    expect(String(sent.traceparent).split('-')[1]).toBe(traceId);
+    expect(sent.tracestate).toBeUndefined();
+    expect(sent.baggage).toBeUndefined();
+    expect(JSON.stringify(sent)).not.toMatch(/chosen|c0ffee/);
+
+    const request = await waitUntil(() => otlp.spans.find((span) => span.traceId === traceId && span.service === 'rms-api' && span.kind === SERVER));
+    expect(request.parentSpanId).toBe('');
+    expect(request.links).toEqual([expect.objectContaining({ traceId: callerTraceId, spanId: callerSpanId })]);
+  });
+
+  it("continues the caller's trace with TRACE_TRUST_INBOUND=true, still storing and sending no trace state", async () => {
+    const authorization = await accountWithWebhook('trusted-edge', '/trusted-edge');
+    const { stored, sent } = await createWithCallerContext(trustingApi.url, authorization, '/trusted-edge');
+
+    expect(stored).toEqual({ traceparent: expect.stringMatching(new RegExp(`^00-${callerTraceId}-[0-9a-f]{16}-01$`)) });
+    expect(stored.traceparent).not.toContain(callerSpanId);
+    expect(String(sent.traceparent)).toMatch(new RegExp(`^00-${callerTraceId}-[0-9a-f]{16}-01$`));
+    expect(sent.tracestate).toBeUndefined();
+    expect(JSON.stringify(sent)).not.toContain('chosen');
+  });
 
   it('records a request query with its credentials hidden, as the request log writes it', async () => {
     const answer = await fetch(`${api.url}/v2/resources?limit=1&API_KEY=sk_test_hidden123&access_token=hidden456`);

@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
+import { HOST_RESOLUTION_DEADLINE_MS } from '@app/common';
 import { ConfigValidationError, loadConfig } from '@app/config';
-import { CONCURRENT_RESOLUTIONS, TARGET_RESOLUTION_DEADLINE_MS } from '../apps/api/src/webhooks/webhook-target-resolver';
+import { CONCURRENT_TARGET_CHECKS } from '../apps/api/src/webhooks/webhooks.module';
 import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser, waitUntil } from './support';
 import { FakeDnsServer, startFakeDnsServer } from './webhook-dns-server';
 
@@ -81,8 +82,8 @@ describe('Webhook hosts resolved through WEBHOOK_DNS_SERVERS', () => {
       expectError(res, 400, 'validation_error');
       expect(errorFields(res)).toEqual(['url']);
       expect(errorMessagesFor(res, 'url')).toMatch(/DNS answers within 2 seconds/);
-      expect(elapsed).toBeGreaterThanOrEqual(TARGET_RESOLUTION_DEADLINE_MS * 0.9);
-      expect(elapsed).toBeLessThan(TARGET_RESOLUTION_DEADLINE_MS + SLACK_MS);
+      expect(elapsed).toBeGreaterThanOrEqual(HOST_RESOLUTION_DEADLINE_MS * 0.9);
+      expect(elapsed).toBeLessThan(HOST_RESOLUTION_DEADLINE_MS + SLACK_MS);
     }
     expect(asked('create.silent.test').length).toBeGreaterThan(0);
     expect(asked('update.silent.test').length).toBeGreaterThan(0);
@@ -91,17 +92,17 @@ describe('Webhook hosts resolved through WEBHOOK_DNS_SERVERS', () => {
   it('keeps logins fast while webhook hosts wait on a DNS server that never answers', async () => {
     const user = await createUser(t.http);
     let settled = 0;
-    const creates = Array.from({ length: CONCURRENT_RESOLUTIONS }, (_, index) =>
+    const creates = Array.from({ length: CONCURRENT_TARGET_CHECKS }, (_, index) =>
       create(`https://stall-${index}.silent.test/in`).then((res) => {
         settled += 1;
         return res;
       }),
     );
-    await waitUntil(() => (dns.questions.filter((question) => question.name.startsWith('stall-')).length >= CONCURRENT_RESOLUTIONS ? true : undefined));
+    await waitUntil(() => (dns.questions.filter((question) => question.name.startsWith('stall-')).length >= CONCURRENT_TARGET_CHECKS ? true : undefined));
     for (let login = 0; login < 3; login++) {
       const started = performance.now();
       await t.http.post('/v2/auth/login').send({ email: user.email, password: user.password }).expect(200);
-      expect(performance.now() - started).toBeLessThan(TARGET_RESOLUTION_DEADLINE_MS / 2);
+      expect(performance.now() - started).toBeLessThan(HOST_RESOLUTION_DEADLINE_MS / 2);
     }
     // The logins ran while every resolver was still waiting on DNS.
     expect(settled).toBe(0);
@@ -111,18 +112,18 @@ describe('Webhook hosts resolved through WEBHOOK_DNS_SERVERS', () => {
   it('lets checks beyond the concurrency cap wait within the same deadline, then serves again', async () => {
     const started = performance.now();
     const burst = await Promise.all(
-      Array.from({ length: CONCURRENT_RESOLUTIONS + 4 }, (_, index) => create(`https://burst-${index}.silent.test/in`)),
+      Array.from({ length: CONCURRENT_TARGET_CHECKS + 4 }, (_, index) => create(`https://burst-${index}.silent.test/in`)),
     );
-    expect(performance.now() - started).toBeLessThan(TARGET_RESOLUTION_DEADLINE_MS + SLACK_MS);
+    expect(performance.now() - started).toBeLessThan(HOST_RESOLUTION_DEADLINE_MS + SLACK_MS);
     for (const res of burst) {
       expectError(res, 400, 'validation_error');
       expect(errorFields(res)).toEqual(['url']);
     }
     // Only the first few were resolving before the deadline; the others waited for a resolver.
     const askedBeforeDeadline = dns.questions.filter(
-      (question) => question.name.startsWith('burst-') && question.receivedAt < started + TARGET_RESOLUTION_DEADLINE_MS * 0.9,
+      (question) => question.name.startsWith('burst-') && question.receivedAt < started + HOST_RESOLUTION_DEADLINE_MS * 0.9,
     );
-    expect(new Set(askedBeforeDeadline.map((question) => question.name)).size).toBe(CONCURRENT_RESOLUTIONS);
+    expect(new Set(askedBeforeDeadline.map((question) => question.name)).size).toBe(CONCURRENT_TARGET_CHECKS);
     // Every resolver, cancelled at its deadline, went back to the pool and works.
     await create('https://public.hooks.test/again').expect(201);
   });

@@ -4,6 +4,7 @@ import {
   deliveryKey,
   EventOutbox,
   EventRepository,
+  UnstorableAttemptError,
   WebhookDeliveryRepository,
   WebhookRepository,
 } from '@app/database';
@@ -151,6 +152,44 @@ describe('webhook and event repositories', () => {
     expect(await deliveries.find(hook.id, first.id)).toMatchObject({ status: 'succeeded', attempts: [{ status_code: 500 }, { status_code: 200 }] });
     expect(await deliveries.find(hook.id, second.id)).toMatchObject({ status: 'succeeded', attempts: [{ status_code: 200 }] });
     expect(await deliveries.find(hook.id, third.id)).toMatchObject({ status: 'failed', attempts: [{ status_code: 410 }] });
+  });
+
+  it('stores what a receiver answered whatever its characters, with NUL and lone surrogates replaced', async () => {
+    const hook = await newWebhook(owner.id, ['user.updated']);
+    const delivery = await deliveries.insertTest({ webhookId: hook.id, eventId: newId('evt'), eventType: 'user.updated', body: '{}' });
+    const attempt = {
+      attempted_at: new Date().toISOString(),
+      status_code: 200,
+      duration_ms: 3,
+      error: null,
+      response_body: 'ok\u0000 \ud800 \uD83D\uDE00',
+      response_headers: { 'x-odd': 'a\u0000b' },
+    };
+    await deliveries.recordAttempt(delivery.id, attempt, 'succeeded', null);
+    expect(await deliveries.find(hook.id, delivery.id)).toMatchObject({
+      status: 'succeeded',
+      attempts: [{ response_body: 'ok\uFFFD \uFFFD \uD83D\uDE00', response_headers: { 'x-odd': 'a\uFFFDb' } }],
+    });
+  });
+
+  it('writes the other records of a turn one by one when PostgreSQL refuses one, and rejects only that one', async () => {
+    const hook = await newWebhook(owner.id, ['user.updated']);
+    const [first, refused, third] = await Promise.all(
+      [1, 2, 3].map(() => deliveries.insertTest({ webhookId: hook.id, eventId: newId('evt'), eventType: 'user.updated', body: '{}' })),
+    );
+    const attempt = { attempted_at: new Date().toISOString(), status_code: 500, duration_ms: 3, error: null, response_body: '' };
+    // Beyond timestamptz's range: PostgreSQL refuses this record's data (SQLSTATE class 22), and so the statement carrying it.
+    const outOfRange = new Date(8.64e15);
+    const written = await Promise.allSettled([
+      deliveries.recordAttempt(first.id, attempt, 'failed', null),
+      deliveries.recordAttempt(refused.id, attempt, 'pending', outOfRange),
+      deliveries.recordAttempt(third.id, attempt, 'failed', null),
+    ]);
+    expect(written.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((written[1] as PromiseRejectedResult).reason).toBeInstanceOf(UnstorableAttemptError);
+    expect(await deliveries.find(hook.id, first.id)).toMatchObject({ status: 'failed', attempts: [{ status_code: 500 }] });
+    expect(await deliveries.find(hook.id, third.id)).toMatchObject({ status: 'failed', attempts: [{ status_code: 500 }] });
+    expect(await deliveries.find(hook.id, refused.id)).toMatchObject({ status: 'pending', attempts: [] });
   });
 
   it('lets two relays claim disjoint batches (SKIP LOCKED)', async () => {

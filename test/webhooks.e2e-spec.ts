@@ -1,5 +1,6 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { EVENT_KINDS } from '@app/common';
 import { sampleEvent } from '../apps/api/src/webhooks/sample-event';
@@ -342,6 +343,69 @@ describe('Webhooks to private addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=false)', 
       const res = await t.http.patch(`/v2/webhooks/${created.body.data.id}`).set(...auth()).send({ url });
       expectError(res, 400, 'validation_error');
       expect(errorFields(res)).toEqual(['url']);
+    }
+  });
+});
+
+/**
+ * A receiver on the developer's own machine over plain http (docs/webhooks.md#which-urls-are-allowed):
+ * WEBHOOK_ALLOW_LOOPBACK_HTTP, true by default in development alone.
+ */
+describe('http:// loopback webhook urls', () => {
+  const LOOPBACK_HTTP = ['http://127.0.0.1:4000/hooks', 'http://localhost:4000/hooks', 'http://[::1]:4000/hooks'];
+  // Private targets stay refused in each app here, so only the loopback http setting decides.
+  const strict = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' };
+  const apps: TestApp[] = [];
+  afterAll(() => Promise.all(apps.map((app) => app.close())));
+
+  async function appWith(env: Record<string, string>): Promise<{ create: (url: string) => Promise<Response>; update: (id: string, url: string) => Promise<Response> }> {
+    const t = await createTestApp({ env: { ...strict, ...env } });
+    apps.push(t);
+    const user = await createUser(t.http);
+    const auth = ['Authorization', `Bearer ${user.accessToken}`] as const;
+    return {
+      create: async (url) => t.http.post('/v2/webhooks').set(...auth).send({ url, events: ['resource.created'] }),
+      update: async (id, url) => t.http.patch(`/v2/webhooks/${id}`).set(...auth).send({ url }),
+    };
+  }
+
+  it.each([
+    ['production', { NODE_ENV: 'production', SHUTDOWN_DELAY_MS: '0' }],
+    ['test (the run itself)', {}],
+    ['development with WEBHOOK_ALLOW_LOOPBACK_HTTP=false', { NODE_ENV: 'development', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'false' }],
+  ])('%s refuses an http loopback target with 400 validation_error on url', async (_mode, env) => {
+    const { create } = await appWith(env);
+    for (const url of LOOPBACK_HTTP) {
+      const res = await create(url);
+      expectError(res, 400, 'validation_error');
+      expect(errorFields(res)).toEqual(['url']);
+      expect(errorMessagesFor(res, 'url')).toMatch(/must be an https:\/\/ URL; http:\/\/ to a loopback host is taken only .*WEBHOOK_ALLOW_LOOPBACK_HTTP=true/);
+    }
+  });
+
+  it('production refuses it on update too', async () => {
+    // Private https targets allowed here, so that the webhook to update can be made at all.
+    const { create, update } = await appWith({ NODE_ENV: 'production', SHUTDOWN_DELAY_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const created = await create('https://127.0.0.1/in');
+    expect(created.status).toBe(201);
+    const res = await update(created.body.data.id, 'http://127.0.0.1:4000/hooks');
+    expectError(res, 400, 'validation_error');
+    expect(errorFields(res)).toEqual(['url']);
+  });
+
+  it('development takes it by default, on create and update, and still refuses http to any other host', async () => {
+    const { create, update } = await appWith({ NODE_ENV: 'development' });
+    for (const url of LOOPBACK_HTTP) {
+      const res = await create(url);
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ url, status: 'enabled' });
+    }
+    const created = await create('http://127.0.0.1:4000/hooks');
+    expect((await update(created.body.data.id, 'http://localhost:4001/other')).body.data).toMatchObject({ url: 'http://localhost:4001/other' });
+    for (const url of ['http://hooks.example.com/in', 'http://10.0.0.5/in', 'http://169.254.169.254/latest/meta-data', 'http://[::ffff:127.0.0.1]/in']) {
+      const res = await create(url);
+      expectError(res, 400, 'validation_error');
+      expect(errorMessagesFor(res, 'url')).toMatch(/^must be an https:\/\/ URL, in ASCII/);
     }
   });
 });

@@ -1,12 +1,14 @@
+import '@app/config/require-supported-runtime';
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { AppError } from '@app/common';
 import { ConfigValidationError, loadEnvFile } from '@app/config';
 import { CliModule } from './cli/cli.module';
+import { CommandFailure } from './cli/command-failure';
 
 /** An expected failure (bad input or settings, unknown account) is its message; anything else keeps its stack. */
 function describeFailure(error: Error): string {
-  if (error instanceof ConfigValidationError) return `${error.message}\n`;
+  if (error instanceof ConfigValidationError || error instanceof CommandFailure) return `${error.message}\n`;
   if (!(error instanceof AppError)) return `${error.stack ?? error.message}\n`;
   const details = (error.details ?? []).map((problem) => `  - ${problem.field}: ${problem.message}\n`);
   return `${error.message}\n${details.join('')}`;

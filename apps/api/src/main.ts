@@ -1,5 +1,7 @@
+import '@app/config/require-supported-runtime';
 import './tracing';
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig, ConfigValidationError, loadConfig } from '@app/config';
 import { prepareDatabase } from '@app/database';
@@ -22,7 +24,19 @@ async function bootstrap(): Promise<void> {
   await prepareDatabase(config);
   const app = await createApiApp();
   await app.listen(config.PORT);
-  app.get(NestPinoLogger).log(`Listening on port ${config.PORT}`, 'Bootstrap');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  app.get(NestPinoLogger).log(whereToFind(port, config.PUBLIC_URL), 'Bootstrap');
+}
+
+/**
+ * The one start-up line a person reads: where the API, its docs and the console are on this
+ * machine, and the public origin when it is another (behind a proxy, in a deployment).
+ */
+function whereToFind(port: number, publicUrl: string): Record<string, string | number> {
+  const local = `http://localhost:${port}`;
+  const urls = { api_url: `${local}/v2`, docs_url: `${local}/docs`, console_url: `${local}/console` };
+  const elsewhere = publicUrl === local ? '' : `; public URL ${publicUrl}`;
+  return { msg: `Listening on port ${port}: API ${urls.api_url}, docs ${urls.docs_url}, console ${urls.console_url}${elsewhere}`, port, ...urls };
 }
 
 bootstrap().catch((error: unknown) => {

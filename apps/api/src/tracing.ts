@@ -5,4 +5,5 @@
 import { startTracing } from '@app/telemetry/tracing';
 import { redactUrl } from './logging/log-redaction';
 
-startTracing({ serviceName: 'rms-api', redactUrl });
+// Read from the environment before the configuration is loaded; AppConfig refuses a value other than true or false.
+startTracing({ serviceName: 'rms-api', redactUrl, trustInboundContext: process.env.TRACE_TRUST_INBOUND === 'true' });

@@ -1,3 +1,4 @@
+import '@app/config/require-supported-runtime';
 import './tracing';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';

@@ -1,5 +1,5 @@
 import type { Client, ClientPathsWithMethod, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
-import type { paths, webhooks } from './generated/openapi';
+import type { paths, webhooks } from './generated/openapi.js';
 
 /**
  * Types named after what they are, derived from the generated document by path or event kind
@@ -36,3 +36,12 @@ export type WebhookEventKind = keyof webhooks;
 export type WebhookEvent<K extends WebhookEventKind = WebhookEventKind> = {
   [Kind in K]: webhooks[Kind]['post']['requestBody']['content']['application/json'];
 }[K];
+
+type Operation<P extends PathWith<M>, M extends HttpMethod> = Extract<paths[P][M], object>;
+/** The JSON body a call sends. */
+export type RequestBody<P extends PathWith<M>, M extends HttpMethod> =
+  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
+/** The query parameters of a call. */
+export type QueryOf<P extends PathWith<M>, M extends HttpMethod> = NonNullable<Operation<P, M>['parameters']['query']>;
+/** The record of a `{ data: <record> }` answer. */
+export type RecordOf<P extends PathWith<M>, M extends HttpMethod> = SuccessBody<P, M> extends { data: infer Data } ? Data : never;

@@ -9,6 +9,13 @@ import { failingOnErrors } from './transport/failing-on-errors';
 import { withIdempotencyKeys } from './transport/idempotency-keys';
 import { DEFAULT_RETRY_POLICY, retrying, RetryPolicy } from './transport/retrying';
 import type { Transport } from './transport/transport';
+import { ApiKeys, apiKeysOf } from './namespaces/api-keys';
+import { Events, eventsOf } from './namespaces/events';
+import { OAuthClients, oauthClientsOf } from './namespaces/oauth-clients';
+import { Organizations, organizationsOf } from './namespaces/organizations';
+import { Resources, resourcesOf } from './namespaces/resources';
+import { Users, usersOf } from './namespaces/users';
+import { Webhooks, webhooksOf } from './namespaces/webhooks';
 
 export interface RmsClientOptions {
   /** The service's origin, such as `https://api.example.com`; paths carry `/v2` themselves. */
@@ -22,6 +29,19 @@ export interface RmsClientOptions {
 }
 
 export interface RmsClient {
+  /**
+   * The operations by name (`rms.resources.get(id)`): each call gives the record, and
+   * `.withResponse()` the record with its response's status, ETag, request id,
+   * `Idempotent-Replayed` and rate-limit state. A list is awaited for one page or iterated with
+   * `for await` for every record.
+   */
+  readonly resources: Resources;
+  readonly apiKeys: ApiKeys;
+  readonly webhooks: Webhooks;
+  readonly events: Events;
+  readonly organizations: Organizations;
+  readonly users: Users;
+  readonly oauthClients: OAuthClients;
   /**
    * The typed openapi-fetch client: every operation of the document by its full path. A call
    * resolves with `{ data, response }` for a success and throws RmsApiError (or RmsOAuthError
@@ -49,6 +69,13 @@ export function createRmsClient(options: RmsClientOptions): RmsClient {
   const send = options.credentials ? authenticating(resending, authenticatorFor(options.credentials, endpoints)) : resending;
   const api = createClient<ApiPaths>({ baseUrl: options.baseUrl, fetch: failingOnErrors(withIdempotencyKeys(send)) });
   return {
+    resources: resourcesOf(api),
+    apiKeys: apiKeysOf(api),
+    webhooks: webhooksOf(api),
+    events: eventsOf(api),
+    organizations: organizationsOf(api),
+    users: usersOf(api),
+    oauthClients: oauthClientsOf(api),
     api,
     pages: (path, ...init) => listPages(api, path, ...init),
     paginate: (path, ...init) => listItems(api, path, ...init),

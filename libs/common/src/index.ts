@@ -7,3 +7,4 @@ export * from './event-kinds';
 export * from './webhook-target';
 export * from './nest-pino-logger';
 export * from './turn-batch';
+export * from './webhook-host-resolver';

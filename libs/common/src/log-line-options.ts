@@ -1,11 +1,21 @@
 import pino, { DestinationStream, LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 
+/**
+ * The two settings that say where a process runs: `app_env` (APP_ENV, `test` or `live`: whose
+ * credentials it takes) and `node_env` (NODE_ENV: development, production or test). They vary
+ * independently, so each line names both: a development machine runs `app_env: test` too.
+ */
+export interface LogEnvironment {
+  app_env: string;
+  node_env: string;
+}
+
 /** The JSON line shape every process logs in, told apart by `service`. */
-export function logLineOptions(service: 'api' | 'worker', level: string, env: string): LoggerOptions {
+export function logLineOptions(service: 'api' | 'worker', level: string, environment: LogEnvironment): LoggerOptions {
   return {
     level,
-    base: { service, env, pid: process.pid },
+    base: { service, ...environment, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   };
@@ -20,6 +30,6 @@ export type LogFormat = 'json' | 'pretty';
  * and when the process stops. The worker, whose lines are few, writes each at once.
  */
 export function logDestination(format: LogFormat, buffered: boolean): DestinationStream {
-  if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,env' });
+  if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,app_env,node_env' });
   return pino.destination(buffered ? { dest: 1, sync: false, minLength: 4096, periodicFlush: 500 } : { dest: 1, sync: true });
 }

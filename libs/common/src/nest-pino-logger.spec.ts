@@ -28,6 +28,20 @@ describe('NestPinoLogger', () => {
     ]);
   });
 
+  it("writes Nest's lines per module, controller and route at debug, and its other start-up lines at info", () => {
+    const { logger, lines } = capture();
+    logger.log('Mapped {/v2/resources, POST} route', 'RouterExplorer');
+    logger.log('ResourcesController {/v2/resources}:', 'RoutesResolver');
+    logger.log('AppModule dependencies initialized', 'InstanceLoader');
+    logger.log('Nest application successfully started', 'NestApplication');
+    expect(lines().map((line) => [line.context, line.level])).toEqual([
+      ['RouterExplorer', 20],
+      ['RoutesResolver', 20],
+      ['InstanceLoader', 20],
+      ['NestApplication', 30],
+    ]);
+  });
+
   it('merges an object first argument into the line and writes an Error as err', () => {
     const { logger, lines } = capture();
     logger.error({ err: new Error('boom'), requestId: 'req_1' }, 'Could not store', 'Idempotency');

@@ -1,6 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
 import type { Level, Logger } from 'pino';
 
+/**
+ * Nest's start-up detail, a line per module (InstanceLoader) and per controller and route
+ * (RoutesResolver, RouterExplorer): written at debug, so that info shows what an operator needs.
+ */
+const START_UP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
 /** Fields every line written now should carry (the API adds the current request's id). */
 export type LineBindings = () => object | undefined;
 
@@ -26,7 +32,8 @@ export class NestPinoLogger implements LoggerService {
   }
 
   log(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('info', message, optionalParams);
+    const context = optionalParams.at(-1);
+    this.write(typeof context === 'string' && START_UP_DETAIL.has(context) ? 'debug' : 'info', message, optionalParams);
   }
 
   warn(message: unknown, ...optionalParams: unknown[]): void {

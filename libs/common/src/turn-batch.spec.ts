@@ -36,4 +36,30 @@ describe('TurnBatch', () => {
       { status: 'rejected', reason: failure },
     ]);
   });
+
+  it('sends each item of a failed call alone when the failure is one to isolate, so that only the item at fault fails', async () => {
+    const refused = new Error('the row of item 3 is refused');
+    const send = jest.fn((items: readonly number[]) => (items.includes(3) ? Promise.reject(refused) : Promise.resolve(items)));
+    const batch = new TurnBatch(send, 256, (error) => error === refused);
+    const answers = await Promise.allSettled([1, 2, 3, 4].map((item) => batch.add(item)));
+    expect(answers).toEqual([
+      { status: 'fulfilled', value: 1 },
+      { status: 'fulfilled', value: 2 },
+      { status: 'rejected', reason: refused },
+      { status: 'fulfilled', value: 4 },
+    ]);
+    expect(send.mock.calls).toEqual([[[1, 2, 3, 4]], [[1]], [[2]], [[3]], [[4]]]);
+  });
+
+  it('fails every item at once on a failure not to isolate', async () => {
+    const down = new Error('Connection terminated');
+    const send = jest.fn(() => Promise.reject(down));
+    const batch = new TurnBatch(send, 256, () => false);
+    const answers = await Promise.allSettled([1, 2].map((item) => batch.add(item)));
+    expect(answers).toEqual([
+      { status: 'rejected', reason: down },
+      { status: 'rejected', reason: down },
+    ]);
+    expect(send).toHaveBeenCalledTimes(1);
+  });
 });

@@ -1,6 +1,12 @@
 /** Sends a batch of items in one round trip (to Redis, to PostgreSQL) and answers, in order, one result per item. */
 export type BatchSender<Item, Result> = (items: readonly Item[]) => Promise<readonly Result[]>;
 
+/**
+ * True for a failure that one item can cause (PostgreSQL refusing one row's data, say): each item
+ * of the failed call is then sent again in a call of its own, so that only the item at fault fails.
+ */
+export type FailureIsolation = (error: unknown) => boolean;
+
 interface Pending<Item, Result> {
   item: Item;
   resolve(result: Result): void;
@@ -12,7 +18,7 @@ interface Pending<Item, Result> {
  * load many requests (or jobs) share one round trip. The batch leaves from `setImmediate`, after
  * every socket that was ready in that turn has been read. A batch larger than `maxPerCall` is
  * split so that no call holds the server long; a failed call rejects each of its items with its
- * error.
+ * error, unless `isolateFailure` says one item may be at fault: then each is sent alone.
  */
 export class TurnBatch<Item, Result> {
   private pending: Array<Pending<Item, Result>> = [];
@@ -20,6 +26,7 @@ export class TurnBatch<Item, Result> {
   constructor(
     private readonly send: BatchSender<Item, Result>,
     private readonly maxPerCall: number,
+    private readonly isolateFailure?: FailureIsolation,
   ) {}
 
   add(item: Item): Promise<Result> {
@@ -41,6 +48,10 @@ export class TurnBatch<Item, Result> {
       const results = await this.send(batch.map((entry) => entry.item));
       batch.forEach((entry, index) => entry.resolve(results[index]));
     } catch (error) {
+      if (batch.length > 1 && this.isolateFailure?.(error)) {
+        await Promise.all(batch.map((entry) => this.call([entry])));
+        return;
+      }
       for (const entry of batch) entry.reject(error);
     }
   }

@@ -1,4 +1,3 @@
-import { lookup as dnsLookup, LookupAddress, LookupAllOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { IPv4, IPv6, parseCIDR } from 'ipaddr.js';
 
@@ -73,21 +72,16 @@ export class RefusedTargetError extends Error {
   }
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 /**
- * A `lookup` for an HTTPS agent that refuses the connection when the name resolves to a
- * refused address. It checks the addresses the socket will actually connect to, so a name
- * that resolved to a public address at create time and to a private one now (DNS
- * rebinding) is still refused.
+ * True when a url is `http://` to a loopback host (`localhost`, `*.localhost`, 127.0.0.0/8,
+ * `[::1]`): a receiver on the developer's own machine, which WEBHOOK_ALLOW_LOOPBACK_HTTP admits.
+ * Plain http never leaves the machine, so nothing else is ever sent unencrypted.
  */
-export function guardedLookup(hostname: string, options: LookupAllOptions | object, callback: LookupCallback): void {
-  // Asynchronous like dns.lookup: callers may attach their listeners after calling it.
-  if (isLoopbackName(hostname)) return process.nextTick(callback, new RefusedTargetError(), []);
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.some((entry) => isRefusedAddress(entry.address))) return callback(new RefusedTargetError(), []);
-    if ((options as LookupAllOptions).all) return callback(null, addresses);
-    return callback(null, addresses[0].address, addresses[0].family);
-  });
+export function isLoopbackHttpUrl(url: URL): boolean {
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isLoopbackName(host)) return true;
+  const family = isIP(host);
+  if (family === 4) return IPv4.parse(host).range() === 'loopback';
+  return family === 6 && IPv6.parse(host).range() === 'loopback';
 }

@@ -76,6 +76,24 @@ describe('loadConfig (docs/api.md#processes)', () => {
     expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', SHUTDOWN_DELAY_MS: '1500' }).shutdownDelayMs).toBe(1500);
   });
 
+  it('admits http:// loopback webhook targets in development only, unless WEBHOOK_ALLOW_LOOPBACK_HTTP says otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).allowLoopbackHttpWebhookTargets).toBe(true);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).allowLoopbackHttpWebhookTargets).toBe(false);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test' }).allowLoopbackHttpWebhookTargets).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'false' }).allowLoopbackHttpWebhookTargets).toBe(false);
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'true' }).allowLoopbackHttpWebhookTargets).toBe(true);
+    expect(problemsOf({ JWT_SECRET: VALID_SECRET, WEBHOOK_ALLOW_LOOPBACK_HTTP: 'yes' })).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_LOOPBACK_HTTP /)]);
+  });
+
+  it("keeps the contract's plan limits outside development, a hundred times them in development, and RATE_LIMIT_PLAN_LIMITS over both", () => {
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET }).planLimits).toEqual({ free: 60, pro: 600, enterprise: 6000 });
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, NODE_ENV: 'test' }).planLimits).toEqual({ free: 60, pro: 600, enterprise: 6000 });
+    expect(loadConfig({ NODE_ENV: 'development' }).planLimits).toEqual({ free: 6000, pro: 60000, enterprise: 600000 });
+    const tuned = { RATE_LIMIT_PLAN_LIMITS: 'free=5,pro=50,enterprise=500' };
+    expect(loadConfig({ NODE_ENV: 'development', ...tuned }).planLimits).toEqual({ free: 5, pro: 50, enterprise: 500 });
+    expect(problemsOf({ JWT_SECRET: VALID_SECRET, RATE_LIMIT_PLAN_LIMITS: 'free=lots' })).toEqual([expect.stringMatching(/^RATE_LIMIT_PLAN_LIMITS /)]);
+  });
+
   it('reads Redis Cluster seeds as host:port or URLs, and without them uses REDIS_URL alone', () => {
     expect(loadConfig({ JWT_SECRET: VALID_SECRET }).redisClusterSeeds).toBeUndefined();
     const seeds = loadConfig({ JWT_SECRET: VALID_SECRET, REDIS_CLUSTER_NODES: '10.0.0.1:7000, cache-2:7001,rediss://app:s%3Acret@[::1]:7002' }).redisClusterSeeds;
@@ -112,10 +130,23 @@ describe('loadConfig (docs/api.md#processes)', () => {
     ['PUBLIC_URL', 'https://api.example.com/v2'],
     ['WORKER_METRICS_PORT', '0'],
     ['WORKER_METRICS_PORT', 'metrics'],
+    ['TRACE_TRUST_INBOUND', 'yes'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     const problems = problemsOf({ JWT_SECRET: VALID_SECRET, [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${name} `));
+  });
+
+  it('takes IDEMPOTENCY_TEST_CRASH in a test run only, and refuses it anywhere else', () => {
+    const test = { JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', APP_ENV: 'test' };
+    expect(loadConfig({ ...test, IDEMPOTENCY_TEST_CRASH: 'after_commit' }).IDEMPOTENCY_TEST_CRASH).toBe('after_commit');
+    expect(loadConfig(test).IDEMPOTENCY_TEST_CRASH).toBeUndefined();
+    for (const env of [{ NODE_ENV: 'production' }, { APP_ENV: 'live' }, { NODE_ENV: 'development' }]) {
+      expect(problemsOf({ ...test, ...env, IDEMPOTENCY_TEST_CRASH: 'before_completion' })).toEqual([
+        expect.stringMatching(/^IDEMPOTENCY_TEST_CRASH is for tests only/),
+      ]);
+    }
+    expect(problemsOf({ ...test, IDEMPOTENCY_TEST_CRASH: 'sometimes' })).toEqual([expect.stringMatching(/^IDEMPOTENCY_TEST_CRASH /)]);
   });
 
   it('refuses a JWT_SECRET shorter than 32 characters', () => {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { applyDecorators } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Plan } from '@app/common';
+import type { LogEnvironment, Plan } from '@app/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -55,6 +55,19 @@ function isSerializedOrigin(entry: string): boolean {
   if (!URL.canParse(entry)) return false;
   const url = new URL(entry);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === entry;
+}
+
+/** Requests per minute of each plan, as docs/api.md#rate-limits promises. */
+const CONTRACT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
+/**
+ * One person trying the service on their own machine (README, console, docs) on a free account
+ * should never meet a 429: a hundred times each plan, so the headers still tell the plans apart.
+ */
+const DEVELOPMENT_PLAN_LIMITS = 'free=6000,pro=60000,enterprise=600000';
+
+/** Whether the settings are a test run's, where test-only hooks may be switched on. */
+function isTestRun(config: AppConfig): boolean {
+  return config.NODE_ENV === 'test' && config.APP_ENV === 'test';
 }
 
 /**
@@ -163,6 +176,15 @@ export class AppConfig {
   TRUST_PROXY_HOPS = 0;
 
   /**
+   * `true` continues the trace context (`traceparent`, `tracestate`, `baggage`) a request comes
+   * with, for an API reached only through gateways that set or vet it; otherwise each request
+   * starts a new trace linked to the caller's span. Read by apps/api/src/tracing.ts, which
+   * starts before this class is loaded; checked here, so that a bad value stops the API.
+   */
+  @IsIn(['true', 'false'])
+  TRACE_TRUST_INBOUND = 'false';
+
+  /**
    * Milliseconds the API keeps serving after SIGTERM, with readiness answering 503, before it
    * drains: time for load balancers to stop sending it requests. Unset: 5000 in production, 0
    * otherwise (`shutdownDelayMs`).
@@ -186,10 +208,14 @@ export class AppConfig {
   @IsIn(['true', 'false'])
   RATE_LIMIT_ENABLED = 'true';
 
-  /** Requests per 60-second window for each plan (docs/api.md#rate-limits); operators may tune them. */
+  /**
+   * Requests per 60-second window for each plan (docs/api.md#rate-limits); operators may tune them.
+   * Unset: the contract's limits, or in development a hundred times them (`planLimits`).
+   */
+  @ValidateIf((config: AppConfig) => config.RATE_LIMIT_PLAN_LIMITS !== undefined)
   @IsString()
   @Matches(/^free=\d+,pro=\d+,enterprise=\d+$/, { message: 'must look like free=60,pro=600,enterprise=6000' })
-  RATE_LIMIT_PLAN_LIMITS = 'free=60,pro=600,enterprise=6000';
+  RATE_LIMIT_PLAN_LIMITS?: string;
 
   @Transform(toInt)
   @IsInt()
@@ -205,6 +231,15 @@ export class AppConfig {
   WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
 
   /**
+   * `true` lets a webhook url be `http://` to a loopback host, a receiver on the developer's own
+   * machine (`webhooks listen` of the CLI); nothing else. Unset: true only with NODE_ENV=development
+   * (`allowLoopbackHttpWebhookTargets`), so production and tests keep refusing it.
+   */
+  @ValidateIf((config: AppConfig) => config.WEBHOOK_ALLOW_LOOPBACK_HTTP !== undefined)
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_LOOPBACK_HTTP?: 'true' | 'false';
+
+  /**
    * Delay before each delivery attempt, counted from the previous failure (docs/api.md#webhook-retries):
    * one entry per attempt; tests shorten it to milliseconds.
    */
@@ -213,8 +248,8 @@ export class AppConfig {
   WEBHOOK_RETRY_SCHEDULE_MS = '0,60000,300000,1800000,7200000';
 
   /**
-   * DNS servers the API asks when it checks a webhook's host (comma-separated `ip`, `ip:port` or
-   * `[ipv6]:port`); unset, the system's (`dns.getServers()`).
+   * DNS servers the API asks when it checks a webhook's host, and the worker when it connects to
+   * one (comma-separated `ip`, `ip:port` or `[ipv6]:port`); unset, the system's (`dns.getServers()`).
    */
   @ValidateIf((config: AppConfig) => config.WEBHOOK_DNS_SERVERS !== undefined)
   @ValidateBy(
@@ -225,6 +260,17 @@ export class AppConfig {
     { message: 'must be comma-separated DNS server addresses, e.g. 1.1.1.1,127.0.0.1:5353,[2606:4700:4700::1111]:53' },
   )
   WEBHOOK_DNS_SERVERS?: string;
+
+  /**
+   * Host lookups one worker runs at once for the webhooks of one owner (an account): a delivery
+   * beyond it waits for a later turn, uncounted, so that one account's slow DNS holds few of the
+   * worker's deliveries and resolvers.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  WEBHOOK_DNS_LOOKUPS_PER_OWNER = 4;
 
   /** Deliveries one worker sends at once: mostly waiting on receivers, so many per process. */
   @Transform(toInt)
@@ -272,6 +318,22 @@ export class AppConfig {
   @TimeoutMs()
   REDIS_COMMAND_TIMEOUT_MS = 1000;
 
+  /**
+   * Ends the API process at once at a point of a keyed write (after its COMMIT, or before its key
+   * is completed in Redis), for the tests of recovery from a crash there. Refused unless
+   * NODE_ENV=test and APP_ENV=test: no deployment can switch it on.
+   */
+  @ValidateIf((config: AppConfig) => config.IDEMPOTENCY_TEST_CRASH !== undefined)
+  @IsIn(['after_commit', 'before_completion'])
+  @ValidateBy(
+    {
+      name: 'isTestOnly',
+      validator: { validate: (_value: unknown, args) => isTestRun(args?.object as AppConfig) },
+    },
+    { message: 'is for tests only: it is refused unless NODE_ENV=test and APP_ENV=test' },
+  )
+  IDEMPOTENCY_TEST_CRASH?: 'after_commit' | 'before_completion';
+
   get logFormat(): 'json' | 'pretty' {
     return this.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   }
@@ -281,14 +343,19 @@ export class AppConfig {
   }
 
   get planLimits(): Record<Plan, number> {
+    const setting = this.RATE_LIMIT_PLAN_LIMITS ?? (this.NODE_ENV === 'development' ? DEVELOPMENT_PLAN_LIMITS : CONTRACT_PLAN_LIMITS);
     const limits = Object.fromEntries(
-      this.RATE_LIMIT_PLAN_LIMITS.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
+      setting.split(',').map((pair) => pair.split('=')).map(([plan, limit]) => [plan, Number(limit)]),
     );
     return limits as Record<Plan, number>;
   }
 
   get allowPrivateWebhookTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true';
+  }
+
+  get allowLoopbackHttpWebhookTargets(): boolean {
+    return (this.WEBHOOK_ALLOW_LOOPBACK_HTTP ?? (this.NODE_ENV === 'development' ? 'true' : 'false')) === 'true';
   }
 
   /** The Redis Cluster's seeds as URLs, or undefined when Redis is the single server of REDIS_URL. */
@@ -313,6 +380,11 @@ export class AppConfig {
     return this.DATABASE_DIRECT_URL ?? this.DATABASE_URL;
   }
 
+  /** What every log line says of where it runs: both settings, since `env` alone was read as either. */
+  get logEnvironment(): LogEnvironment {
+    return { app_env: this.APP_ENV, node_env: this.NODE_ENV };
+  }
+
   get isProduction(): boolean {
     return this.NODE_ENV === 'production';
   }
@@ -333,7 +405,17 @@ export class ConfigValidationError extends Error {
 
 /** Reads and validates the environment; throws ConfigValidationError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const optional = ['JWT_SECRET', 'LOG_FORMAT', 'WORKER_METRICS_PORT', 'WEBHOOK_DNS_SERVERS', 'DATABASE_DIRECT_URL', 'SHUTDOWN_DELAY_MS'];
+  const optional = [
+    'JWT_SECRET',
+    'LOG_FORMAT',
+    'WORKER_METRICS_PORT',
+    'WEBHOOK_DNS_SERVERS',
+    'DATABASE_DIRECT_URL',
+    'SHUTDOWN_DELAY_MS',
+    'WEBHOOK_ALLOW_LOOPBACK_HTTP',
+    'RATE_LIMIT_PLAN_LIMITS',
+    'IDEMPOTENCY_TEST_CRASH',
+  ];
   const known = Object.keys(new AppConfig()).concat(optional);
   const provided = Object.fromEntries(
     known.filter((key) => env[key] !== undefined && env[key] !== '').map((key) => [key, env[key]]),

@@ -44,11 +44,11 @@ describe('dataSourceOptions', () => {
       });
     });
 
-    it('migrates on the same server, without the request limits', () => {
+    it('migrates on the same server, without the request limits or a role default of theirs', () => {
       const options = optionsFor({ DATABASE_URL: SERVER }, true);
       expect(options.url).toBe(SERVER);
       expect(options.subscribers).toBeUndefined();
-      expect(options.extra).toEqual({ max: 10, connectionTimeoutMillis: 900 });
+      expect(options.extra).toEqual({ max: 10, connectionTimeoutMillis: 900, options: '-c statement_timeout=0 -c lock_timeout=0' });
     });
   });
 
@@ -76,11 +76,11 @@ describe('dataSourceOptions', () => {
       expect(transactionLimitsStatement(configOf(env))).toBe(query.mock.calls[0][0]);
     });
 
-    it('migrates through DATABASE_DIRECT_URL', () => {
+    it('migrates through DATABASE_DIRECT_URL, unbounded by the pooled role defaults', () => {
       const options = optionsFor(env, true);
       expect(options.url).toBe(SERVER);
       expect(options.subscribers).toBeUndefined();
-      expect(options.extra).toEqual({ max: 10, connectionTimeoutMillis: 900 });
+      expect(options.extra).toEqual({ max: 10, connectionTimeoutMillis: 900, options: '-c statement_timeout=0 -c lock_timeout=0' });
     });
   });
 });

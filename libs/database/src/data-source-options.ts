@@ -50,8 +50,9 @@ function transactionLimits(statement: string): new () => EntitySubscriberInterfa
  * The one TypeORM configuration, used by both apps, the CLI and ormconfig.ts. Requests fail fast:
  * connecting, each statement and each lock wait are bounded, and the client gives up only after
  * the server has cancelled (so a statement never outlives the error its request answered).
- * Behind a pooler, the server's limits apply to transactions (SET LOCAL) and the client's bound
- * to everything. Requests also feed the write ledger of keyed writes (write-ledger.ts). Migrations pass `forMigrations`: they run on the server itself
+ * Behind a pooler, transactions set them (SET LOCAL) and the pooled role carries them as its
+ * defaults (DatabasePreparer) for statements outside one. Requests also feed the write ledger of
+ * keyed writes (write-ledger.ts). Migrations pass `forMigrations`: they run on the server itself
  * (DATABASE_DIRECT_URL) and unbounded, since building an index may rightly take long.
  */
 export function dataSourceOptions(config: AppConfig, forMigrations = false): DataSourceOptions {
@@ -65,7 +66,9 @@ export function dataSourceOptions(config: AppConfig, forMigrations = false): Dat
     logging: false,
   };
   const connection = { max: config.DATABASE_POOL_SIZE, connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS };
-  if (forMigrations) return { ...common, url: config.databaseDirectUrl, extra: connection };
+  // Unbounded even where the role has defaults in this database (behind a pooler, see DatabasePreparer).
+  const unbounded = { options: '-c statement_timeout=0 -c lock_timeout=0' };
+  if (forMigrations) return { ...common, url: config.databaseDirectUrl, extra: { ...connection, ...unbounded } };
   const requests = { ...connection, query_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS + 1000 };
   if (behindConnectionPooler(config)) {
     const subscribers = [WriteLedgerSubscriber, transactionLimits(transactionLimitsStatement(config))];

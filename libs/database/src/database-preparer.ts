@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, DatabaseError } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
-import { dataSourceOptions } from './data-source-options';
+import { behindConnectionPooler, dataSourceOptions } from './data-source-options';
 
 const INVALID_CATALOG_NAME = '3D000';
 /** A database of that name exists; when two CREATE DATABASE race, the loser gets a unique violation. */
 const DATABASE_TAKEN = new Set(['42P04', '23505']);
+const INSUFFICIENT_PRIVILEGE = '42501';
 const MIGRATION_LOCK = 'rms:migrations';
 /** How often a replica that finds the migration lock taken tries again. */
 const LOCK_RETRY_MS = 200;
@@ -19,6 +20,8 @@ const LOCK_RETRY_MS = 200;
  */
 @Injectable()
 export class DatabasePreparer {
+  private readonly logger = new Logger(DatabasePreparer.name);
+
   constructor(private readonly config: AppConfig) {}
 
   /** Creates the database when it is missing; false when it already existed. */
@@ -43,8 +46,9 @@ export class DatabasePreparer {
   }
 
   /**
-   * Runs pending migrations and returns their names. An advisory lock, held on a connection of
-   * its own, makes replicas that start together wait for one another instead of racing.
+   * Runs pending migrations and returns their names; behind a pooler, then gives the pooled role
+   * its limits. An advisory lock, held on a connection of its own, makes replicas that start
+   * together wait for one another instead of racing (two ALTER ROLE of one role would collide).
    */
   async migrate(): Promise<string[]> {
     const lock = new Client({ connectionString: this.config.databaseDirectUrl });
@@ -54,10 +58,33 @@ export class DatabasePreparer {
       await takeLock(lock, MIGRATION_LOCK);
       await dataSource.initialize();
       const applied = await dataSource.runMigrations();
+      if (behindConnectionPooler(this.config)) await this.limitPooledRole(lock);
       return applied.map((migration) => migration.name);
     } finally {
       if (dataSource.isInitialized) await dataSource.destroy();
       await lock.end();
+    }
+  }
+
+  /**
+   * A pooler in transaction mode takes no startup parameters, so a statement outside a
+   * transaction would have no server-side deadline: the role of DATABASE_URL gets
+   * `statement_timeout` and `lock_timeout` as its defaults in this database, which new server
+   * connections take up; a transaction's SET LOCAL still wins. Setting one's own defaults needs
+   * no privilege; another role's needs CREATEROLE, and without it the operator sets them
+   * (docs/operations.md, "Behind a connection pooler").
+   */
+  private async limitPooledRole(direct: Client): Promise<void> {
+    const pooledUser = decodeURIComponent(new URL(this.config.DATABASE_URL).username);
+    const role = pooledUser === '' ? 'CURRENT_USER' : direct.escapeIdentifier(pooledUser);
+    const target = `ALTER ROLE ${role} IN DATABASE ${direct.escapeIdentifier(this.databaseName())}`;
+    try {
+      await direct.query(
+        `${target} SET statement_timeout = ${this.config.DATABASE_STATEMENT_TIMEOUT_MS}; ${target} SET lock_timeout = ${this.config.DATABASE_LOCK_TIMEOUT_MS}`,
+      );
+    } catch (error) {
+      if (!(error instanceof DatabaseError && error.code === INSUFFICIENT_PRIVILEGE)) throw error;
+      this.logger.warn(`${target}: ${error.message}; statements outside a transaction through the pooler have no server-side deadline until an administrator sets it`);
     }
   }
 

@@ -9,6 +9,7 @@ import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { ApiKeyRepository } from './repositories/api-key.repository';
 import { EventRepository } from './repositories/event.repository';
+import { IdempotencyOutcomeRepository } from './repositories/idempotency-outcome.repository';
 import { LegacyTokenRepository } from './repositories/legacy-token.repository';
 import { OAuthClientRepository } from './repositories/oauth-client.repository';
 import { OAuthGrantRepository } from './repositories/oauth-grant.repository';
@@ -34,6 +35,7 @@ const REPOSITORIES = [
   OAuthClientRepository,
   OAuthGrantRepository,
   WorkerHeartbeatRepository,
+  IdempotencyOutcomeRepository,
 ];
 
 /** PostgreSQL through TypeORM, Redis, the event outbox and the repositories of every context. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { BeforeQueryEvent, EntitySubscriberInterface } from 'typeorm';
 import { loadConfig } from '@app/config';
@@ -57,6 +57,30 @@ describe('TypeORM', () => {
           'COMMIT (in a transaction)',
           'afterTransactionCommit',
         ]),
+    );
+  });
+
+  it("awaits a subscriber's beforeQuery before sending, on the connection the runner's connect() gives (write-ledger.ts)", async () => {
+    const seen: string[] = [];
+    const marker = `canary_${randomBytes(4).toString('hex')}`;
+    const watcher: EntitySubscriberInterface = {
+      beforeQuery: async ({ query, queryRunner }: BeforeQueryEvent<unknown>) => {
+        if (!query.includes(marker)) return;
+        const connection = (await queryRunner.connect()) as PoolClient;
+        const { rows } = await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        seen.push(`before on ${rows[0].pid}`);
+      },
+    };
+    dataSource.subscribers.push(watcher);
+    try {
+      const [row]: Array<{ pid: number }> = await dataSource.query(`SELECT pg_backend_pid() AS pid /* ${marker} */`);
+      seen.push(`sent on ${row.pid}`);
+    } finally {
+      dataSource.subscribers.splice(dataSource.subscribers.indexOf(watcher), 1);
+    }
+    relianceHolds(
+      "query() awaits the promise a subscriber's beforeQuery returns before it sends the statement, and QueryRunner.connect() answers the pg client the statement goes through",
+      seen.length === 2 && seen[0].replace('before', 'sent') === seen[1],
     );
   });
 

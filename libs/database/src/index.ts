@@ -11,6 +11,7 @@ export * from './redis/redis.module';
 export * from './redis/worker-heartbeat.repository';
 export * from './repositories/api-key.repository';
 export * from './repositories/event.repository';
+export * from './repositories/idempotency-outcome.repository';
 export * from './repositories/legacy-token.repository';
 export * from './repositories/oauth-client.repository';
 export * from './repositories/oauth-grant.repository';

@@ -4,8 +4,9 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { PooledReads } from './pooled-reads';
+import { EarlierOutcome, OutcomeKey } from './repositories/idempotency-outcome.repository';
 import { TransactionStatuses } from './transaction-statuses';
-import { WriteLedger, writeLedgers, WriteOutcome } from './write-ledger';
+import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from './write-ledger';
 
 const NOTHING: WriteOutcome = { committed: false, transactionsInDoubt: [], statementsInDoubt: false };
 
@@ -130,5 +131,102 @@ describe('WriteLedger', () => {
     const committing = { isTransactionActive: true } as QueryRunner;
     ledger.beforeCommit(committing, '1234');
     expect(ledger.finish()).toEqual({ committed: false, transactionsInDoubt: ['1234'], statementsInDoubt: true });
+  });
+
+  describe('with an Idempotency-Key', () => {
+    /** The earlier request's answer, thrown in place of a write. */
+    class SettledEarlier extends Error {
+      constructor(readonly earlier: EarlierOutcome) {
+        super('settled earlier');
+      }
+    }
+
+    function keyOf(keyHash: string, claimToken: string): OutcomeKey {
+      return { accountId: 'usr_ledger', keyHash, fingerprint: 'POST /v2/resources', claimToken, retentionSeconds: 60 };
+    }
+
+    /** Runs `work` as a keyed request: what its writes came to, its outcome row, and the error it ended with. */
+    async function keyedLedgerOf(key: OutcomeKey, work: () => Promise<unknown>) {
+      const ledger = new WriteLedger();
+      ledger.start({ key, settledEarlier: (earlier) => new SettledEarlier(earlier) });
+      const error = await writeLedgers.run(ledger, () => work().then(() => undefined, (failure: unknown) => failure));
+      const writes = ledger.finish();
+      const keyed: KeyedOutcome = ledger.keyedOutcome;
+      return { writes, keyed, error };
+    }
+
+    async function outcomeRow(keyHash: string) {
+      const rows: Array<{ claim_token: string; committed: boolean }> = await dataSource.query(
+        `SELECT claim_token, transaction_id IS NOT NULL AS committed FROM idempotency_outcomes WHERE account_id = 'usr_ledger' AND key_hash = $1`,
+        [keyHash],
+      );
+      return rows[0];
+    }
+
+    const count = async (n: number): Promise<number> => {
+      const [row]: Array<{ count: number }> = await dataSource.query(`SELECT count(*)::int AS count FROM ${table} WHERE n = $1`, [n]);
+      return row.count;
+    };
+
+    it('records the outcome in the write\'s own transaction: committed with it, rolled back with it, none when nothing was written', async () => {
+      const hash = randomBytes(6).toString('hex');
+      const rolledBack = await keyedLedgerOf(keyOf(hash, 'first'), () =>
+        dataSource.transaction(async (manager) => {
+          await manager.query(`INSERT INTO ${table} (n) VALUES (20)`);
+          throw new Error('the handler failed');
+        }),
+      );
+      expect(rolledBack.keyed).toEqual({ recorded: false, earlier: null });
+      expect(await outcomeRow(hash)).toBeUndefined();
+
+      const readOnly = await keyedLedgerOf(keyOf(hash, 'second'), () => dataSource.transaction((manager) => manager.query(`SELECT 1`)));
+      expect(readOnly.keyed).toEqual({ recorded: false, earlier: null });
+      expect(await outcomeRow(hash)).toBeUndefined();
+
+      const committed = await keyedLedgerOf(keyOf(hash, 'third'), () =>
+        dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (21)`)),
+      );
+      expect(committed.writes).toEqual({ ...NOTHING, committed: true });
+      expect(committed.keyed).toEqual({ recorded: true, earlier: null });
+      expect(await outcomeRow(hash)).toEqual({ claim_token: 'third', committed: true });
+    });
+
+    it('stops the write of a retry whose key an earlier request committed: its transaction rolls back and it answers what the row says', async () => {
+      const hash = randomBytes(6).toString('hex');
+      await keyedLedgerOf(keyOf(hash, 'first'), () => dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (22)`)));
+      const retry = await keyedLedgerOf(keyOf(hash, 'retry'), () =>
+        dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (22)`)),
+      );
+      expect(retry.error).toBeInstanceOf(SettledEarlier);
+      expect((retry.error as SettledEarlier).earlier).toEqual({ sameRequest: true, answer: null, tookEffect: true });
+      expect(retry.keyed.recorded).toBe(false);
+      expect(retry.writes).toEqual(NOTHING);
+      expect(await count(22)).toBe(1);
+      expect(await outcomeRow(hash)).toEqual({ claim_token: 'first', committed: true });
+    });
+
+    it('marks the key before a write outside a transaction, and a retry stops before its own', async () => {
+      const hash = randomBytes(6).toString('hex');
+      const first = await keyedLedgerOf(keyOf(hash, 'first'), () => dataSource.query(`INSERT INTO ${table} (n) VALUES (23)`));
+      expect(first.keyed).toEqual({ recorded: true, earlier: null });
+      expect(await outcomeRow(hash)).toEqual({ claim_token: 'first', committed: false });
+      const retry = await keyedLedgerOf(keyOf(hash, 'retry'), () => dataSource.query(`INSERT INTO ${table} (n) VALUES (23)`));
+      expect((retry.error as SettledEarlier).earlier).toEqual({ sameRequest: true, answer: null, tookEffect: false });
+      expect(retry.writes).toEqual(NOTHING);
+      expect(await count(23)).toBe(1);
+    });
+
+    it('takes over the row of an expired key', async () => {
+      const hash = randomBytes(6).toString('hex');
+      await keyedLedgerOf(keyOf(hash, 'first'), () => dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (24)`)));
+      await dataSource.query(`UPDATE idempotency_outcomes SET expires_at = now() - interval '1 second' WHERE key_hash = $1`, [hash]);
+      const later = await keyedLedgerOf(keyOf(hash, 'later'), () =>
+        dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (25)`)),
+      );
+      expect(later.error).toBeUndefined();
+      expect(later.keyed).toEqual({ recorded: true, earlier: null });
+      expect(await count(25)).toBe(1);
+      expect(await outcomeRow(hash)).toEqual({ claim_token: 'later', committed: true });
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DatabaseError } from 'pg';
+import { DatabaseError, type PoolClient } from 'pg';
 import { EventSubscriber } from 'typeorm';
 import type { AfterQueryEvent, BeforeQueryEvent, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent } from 'typeorm';
+import { EarlierOutcome, earlierOutcome, OutcomeKey, RecordedOutcomeRow, recordOutcome } from './repositories/idempotency-outcome.repository';
 
 /** What one request's writes came to, by the answers PostgreSQL gave them. */
 export interface WriteOutcome {
@@ -17,6 +18,27 @@ export interface WriteOutcome {
 interface Unanswered {
   /** The transaction it commits; null for a statement outside a transaction. */
   transactionId: string | null;
+  /** The transaction holds the key's outcome row: once it commits, the row is there. */
+  recordsOutcome?: boolean;
+}
+
+/**
+ * A request with an Idempotency-Key: its first write records the key's outcome in PostgreSQL,
+ * in the write's own transaction, so that a retry after a crash between COMMIT and the key's
+ * completion never writes again.
+ */
+export interface KeyedWrite {
+  key: OutcomeKey;
+  /** The answer thrown in place of the write when an earlier request with the key wrote first. */
+  settledEarlier(earlier: EarlierOutcome): Error;
+}
+
+/** The key's outcome row as the request left it. */
+export interface KeyedOutcome {
+  /** The request's own row is there: it is given the answer, or removed if the key is freed. */
+  recorded: boolean;
+  /** The row an earlier request with the key left, which stopped this one's write. */
+  earlier: EarlierOutcome | null;
 }
 
 /** Statements outside a transaction that write nothing; anything else there may commit a write. */
@@ -45,9 +67,13 @@ export class WriteLedger {
   private readonly transactionsInDoubt: string[] = [];
   private statementsInDoubt = false;
   private readonly unanswered = new Map<QueryRunner, Unanswered>();
+  private keyed: KeyedWrite | undefined;
+  private outcomeRecorded = false;
+  private earlier: EarlierOutcome | null = null;
 
-  start(): void {
+  start(keyed?: KeyedWrite): void {
     this.recording = true;
+    this.keyed = keyed;
   }
 
   get isRecording(): boolean {
@@ -62,17 +88,46 @@ export class WriteLedger {
     return { committed: this.committed, transactionsInDoubt: [...this.transactionsInDoubt], statementsInDoubt: this.statementsInDoubt };
   }
 
+  get keyedOutcome(): KeyedOutcome {
+    return { recorded: this.outcomeRecorded, earlier: this.earlier };
+  }
+
+  /** The key whose outcome the next write records, until one has. */
+  get outcomeToRecord(): OutcomeKey | undefined {
+    return this.recording && !this.outcomeRecorded ? this.keyed?.key : undefined;
+  }
+
+  /** The key to mark before this statement: a write outside a transaction, with no outcome recorded yet. */
+  outcomeToMarkBefore(runner: QueryRunner, query: string): OutcomeKey | undefined {
+    return runner.isTransactionActive || READ_ONLY.test(query) ? undefined : this.outcomeToRecord;
+  }
+
+  /** The outcome statement's row: a row an earlier request left stops the write here (throws its answer). */
+  checkOutcome(row: RecordedOutcomeRow): void {
+    if (row.ours || this.keyed === undefined) return;
+    this.earlier = earlierOutcome(row);
+    throw this.keyed.settledEarlier(this.earlier);
+  }
+
+  /** The mark before a write outside a transaction committed on its own. */
+  marked(): void {
+    this.outcomeRecorded = true;
+  }
+
   /**
    * The runner's transaction is about to commit. `transactionId` is null when it has none: it
    * wrote nothing, so its COMMIT cannot change anything.
    */
-  beforeCommit(runner: QueryRunner, transactionId: string | null): void {
-    if (this.recording && transactionId !== null) this.unanswered.set(runner, { transactionId });
+  beforeCommit(runner: QueryRunner, transactionId: string | null, recordsOutcome = false): void {
+    if (this.recording && transactionId !== null) this.unanswered.set(runner, { transactionId, recordsOutcome });
   }
 
   afterCommit(runner: QueryRunner): void {
-    if (!this.recording || !this.unanswered.delete(runner)) return;
+    const transaction = this.unanswered.get(runner);
+    if (!this.recording || transaction === undefined) return;
+    this.unanswered.delete(runner);
     this.committed = true;
+    if (transaction.recordsOutcome) this.outcomeRecorded = true;
   }
 
   /** A statement goes out; outside a transaction, anything but a SELECT may commit a write. */
@@ -106,26 +161,51 @@ export const writeLedgers = new AsyncLocalStorage<WriteLedger>();
 /**
  * Feeds the current request's ledger from TypeORM's events. Before a COMMIT it asks for the
  * transaction's id, one round trip for recorded requests only: were the COMMIT's answer lost,
- * that id is all PostgreSQL needs to say whether it committed (`pg_xact_status`).
+ * that id is all PostgreSQL needs to say whether it committed (`pg_xact_status`). For a keyed
+ * write the same round trip records the key's outcome in the transaction; a write outside a
+ * transaction is preceded by a mark of its own.
  */
 @EventSubscriber()
 export class WriteLedgerSubscriber implements EntitySubscriberInterface {
   async beforeTransactionCommit({ queryRunner }: TransactionCommitEvent): Promise<void> {
     const ledger = writeLedgers.getStore();
     if (!ledger?.isRecording) return;
-    const [row] = (await queryRunner.query('SELECT pg_current_xact_id_if_assigned()::text AS id')) as Array<{ id: string | null }>;
-    ledger.beforeCommit(queryRunner, row.id);
+    const key = ledger.outcomeToRecord;
+    if (key === undefined) {
+      const [row] = (await queryRunner.query('SELECT pg_current_xact_id_if_assigned()::text AS id')) as Array<{ id: string | null }>;
+      ledger.beforeCommit(queryRunner, row.id);
+      return;
+    }
+    const { text, values } = recordOutcome(key, true);
+    // No row: the transaction wrote nothing, so there is nothing to record.
+    const [row] = (await queryRunner.query(text, values)) as RecordedOutcomeRow[];
+    if (row === undefined) return;
+    ledger.checkOutcome(row);
+    ledger.beforeCommit(queryRunner, row.xact_id, true);
   }
 
   afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {
     writeLedgers.getStore()?.afterCommit(queryRunner);
   }
 
-  beforeQuery({ queryRunner, query }: BeforeQueryEvent<unknown>): void {
-    writeLedgers.getStore()?.sending(queryRunner, query);
+  beforeQuery({ queryRunner, query }: BeforeQueryEvent<unknown>): Promise<void> | void {
+    const ledger = writeLedgers.getStore();
+    const key = ledger?.outcomeToMarkBefore(queryRunner, query);
+    if (ledger === undefined || key === undefined) return ledger?.sending(queryRunner, query);
+    return this.markBeforeWrite(ledger, queryRunner, query, key);
   }
 
   afterQuery({ queryRunner, success, error }: AfterQueryEvent<unknown>): void {
     writeLedgers.getStore()?.answered(queryRunner, success, error);
+  }
+
+  /** On the write's own connection, past TypeORM's events: the mark is no write of the request's. */
+  private async markBeforeWrite(ledger: WriteLedger, runner: QueryRunner, query: string, key: OutcomeKey): Promise<void> {
+    const { text, values } = recordOutcome(key, false);
+    const connection = (await runner.connect()) as PoolClient;
+    const { rows } = await connection.query<RecordedOutcomeRow>(text, values);
+    ledger.checkOutcome(rows[0]);
+    ledger.marked();
+    ledger.sending(runner, query);
   }
 }

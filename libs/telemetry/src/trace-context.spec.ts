@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { createTraceState, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { contextOf, traceContextOf } from './trace-context';
 import { tracingRequested } from './tracing';
 
@@ -6,14 +6,21 @@ describe('trace context headers', () => {
   const traceId = '0af7651916cd43dd8448eb211c80319c';
   const spanId = 'b7ad6b7169203331';
 
-  it('names a sampled span, with its trace state, and reads back the same parent', () => {
-    const headers = { traceparent: `00-${traceId}-${spanId}-01`, tracestate: 'vendor=opaque,other=1' };
+  it('names a sampled span and reads back the same parent', () => {
+    const headers = { traceparent: `00-${traceId}-${spanId}-01` };
     const parent = trace.getSpanContext(contextOf(headers));
     expect(parent).toMatchObject({ traceId, spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
     expect(parent && traceContextOf(parent)).toEqual(headers);
   });
 
-  it('keeps a decision not to sample, and leaves out an empty trace state', () => {
+  it('neither writes nor reads back a trace state, which a caller may have chosen', () => {
+    const withState = { traceId, spanId, traceFlags: TraceFlags.SAMPLED, traceState: createTraceState('vendor=opaque,other=1') };
+    expect(traceContextOf(withState)).toEqual({ traceparent: `00-${traceId}-${spanId}-01` });
+    const stored = { traceparent: `00-${traceId}-${spanId}-01`, tracestate: 'vendor=opaque' };
+    expect(trace.getSpanContext(contextOf(stored))?.traceState).toBeUndefined();
+  });
+
+  it('keeps a decision not to sample', () => {
     const parent = trace.getSpanContext(contextOf({ traceparent: `00-${traceId}-${spanId}-00` }));
     expect(parent?.traceFlags).toBe(TraceFlags.NONE);
     expect(parent && traceContextOf(parent)).toEqual({ traceparent: `00-${traceId}-${spanId}-00` });

@@ -1,13 +1,13 @@
-import { Context, createTraceState, isSpanContextValid, ROOT_CONTEXT, SpanContext, trace, TraceFlags } from '@opentelemetry/api';
+import { Context, isSpanContextValid, ROOT_CONTEXT, SpanContext, trace, TraceFlags } from '@opentelemetry/api';
 import { isTracingOn } from './tracing';
 
 /**
- * The W3C Trace Context headers of a span: what an event stores of the request that wrote it,
- * and what its delivery jobs carry to the worker.
+ * The W3C `traceparent` of a span: what an event stores of the request that wrote it, and what
+ * its delivery jobs carry to the worker. Never a `tracestate`: an event's deliveries go to many
+ * accounts' receivers, and a trace state is opaque data that a caller may have written.
  */
 export interface TraceContextHeaders {
   traceparent: string;
-  tracestate?: string;
 }
 
 /** Version 00, the only one written (by `traceContextOf`). */
@@ -17,10 +17,7 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 export function traceContextOf(spanContext: SpanContext): TraceContextHeaders | undefined {
   if (!isSpanContextValid(spanContext)) return undefined;
   const flags = (spanContext.traceFlags & TraceFlags.SAMPLED).toString(16).padStart(2, '0');
-  const headers: TraceContextHeaders = { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}` };
-  const state = spanContext.traceState?.serialize();
-  if (state) headers.tracestate = state;
-  return headers;
+  return { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}` };
 }
 
 /** The headers of the span active now; undefined when tracing is off or no span is active. */
@@ -33,7 +30,8 @@ export function activeTraceContext(): TraceContextHeaders | undefined {
 /**
  * A context whose parent is the remote span the headers name, keeping its sampling decision;
  * the root context when there are none. Never the context active now: work started from a job
- * belongs to the trace the job carries, not to whatever ran before.
+ * belongs to the trace the job carries, not to whatever ran before. A trace state stored before
+ * they were left out is ignored, so that it reaches no receiver.
  */
 export function contextOf(headers: TraceContextHeaders | null | undefined): Context {
   const match = headers ? TRACEPARENT.exec(headers.traceparent) : null;
@@ -44,7 +42,6 @@ export function contextOf(headers: TraceContextHeaders | null | undefined): Cont
     spanId,
     traceFlags: parseInt(flags, 16) & TraceFlags.SAMPLED,
     isRemote: true,
-    traceState: headers.tracestate ? createTraceState(headers.tracestate) : undefined,
   };
   return isSpanContextValid(parent) ? trace.setSpanContext(ROOT_CONTEXT, parent) : ROOT_CONTEXT;
 }

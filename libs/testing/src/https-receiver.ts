@@ -26,15 +26,21 @@ export interface HttpsReceiver {
   close(): Promise<void>;
 }
 
+export interface HttpsReceiverOptions {
+  /** Host names its certificate is for besides 127.0.0.1 and localhost (names a test's own DNS server points at 127.0.0.1). */
+  hostnames?: string[];
+}
+
 /** A real HTTPS webhook receiver on 127.0.0.1 with a certificate made by openssl for this run. */
-export async function startHttpsReceiver(): Promise<HttpsReceiver> {
+export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Promise<HttpsReceiver> {
   const dir = mkdtempSync(join(tmpdir(), 'rms-receiver-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
   execFileSync(
     'openssl',
     ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost']
-      .concat(['-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile]),
+      .concat(['-addext', `subjectAltName=${['IP:127.0.0.1', 'DNS:localhost', ...(options.hostnames ?? []).map((name) => `DNS:${name}`)].join(',')}`])
+      .concat(['-keyout', keyFile, '-out', certFile]),
     { stdio: 'ignore' },
   );
   const cert = readFileSync(certFile);

@@ -64,17 +64,20 @@ export class PrivateRedis {
   private constructor(
     readonly port: number,
     private process: ChildProcess,
+    private readonly password?: string,
   ) {}
 
-  static async start(): Promise<PrivateRedis> {
+  /** With a `password`, it answers only clients that authenticate with it (`--requirepass`). */
+  static async start(password?: string): Promise<PrivateRedis> {
     const port = await freePort();
-    const server = new PrivateRedis(port, PrivateRedis.spawn(port));
+    const server = new PrivateRedis(port, PrivateRedis.spawn(port, password), password);
     await waitForPort(port);
     return server;
   }
 
-  private static spawn(port: number): ChildProcess {
-    return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  private static spawn(port: number, password?: string): ChildProcess {
+    const requirePass = password === undefined ? [] : ['--requirepass', password];
+    return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...requirePass], {
       stdio: 'ignore',
     });
   }
@@ -102,7 +105,7 @@ export class PrivateRedis {
 
   async restart(): Promise<void> {
     await this.stop();
-    this.process = PrivateRedis.spawn(this.port);
+    this.process = PrivateRedis.spawn(this.port, this.password);
     await waitForPort(this.port);
   }
 }
@@ -233,6 +236,8 @@ export class PrivatePgBouncer {
         'auth_type = trust',
         `auth_file = ${join(root, 'userlist.txt')}`,
         'pool_mode = transaction',
+        // As deploy/kubernetes/pgbouncer.yaml: past the service's statement timeouts, for a server that stops answering.
+        'query_timeout = 5',
         `default_pool_size = ${poolSize}`,
         'max_client_conn = 1000',
         `logfile = ${logFile}`,

@@ -9,6 +9,8 @@ import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ConsoleSessionGuard } from './access/console-session.guard';
 import { ConsoleSessions } from './access/console-sessions';
+import { FormSubmissions } from './access/form-submissions';
+import { ShownOnce } from './access/shown-once';
 import { ApiKeyPagesController } from './api-keys/api-key-pages.controller';
 import { ConsoleEventLog } from './events/console-event-log.service';
 import { EventPagesController } from './events/event-pages.controller';
@@ -18,7 +20,6 @@ import { ConsoleAssetsController } from './rendering/console-assets.controller';
 import { ConsoleSignInService } from './sign-in/console-sign-in.service';
 import { ConsoleSignInController } from './sign-in/console-sign-in.controller';
 import { WebhookPagesController } from './webhooks/webhook-pages.controller';
-import { ShownOnceSecrets } from './access/shown-once-secrets';
 
 /**
  * The developer console at `/console`: server-rendered pages over the same services the API
@@ -35,6 +36,6 @@ import { ShownOnceSecrets } from './access/shown-once-secrets';
     OrganizationPagesController,
     ConsoleAssetsController,
   ],
-  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleSignInService, ConsoleEventLog, ShownOnceSecrets],
+  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleSignInService, ConsoleEventLog, FormSubmissions, ShownOnce],
 })
 export class ConsoleModule {}

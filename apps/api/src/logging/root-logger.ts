@@ -26,7 +26,7 @@ function serializeError(error: Error): Record<string, unknown> {
  */
 export function createRootLogger(config: AppConfig, output: LogOutput): Logger {
   const options = withTraceFields({
-    ...logLineOptions('api', output.level ?? config.LOG_LEVEL, config.APP_ENV),
+    ...logLineOptions('api', output.level ?? config.LOG_LEVEL, config.logEnvironment),
     serializers: { err: serializeError },
   });
   return pino(options, output.destination ?? logDestination(config.logFormat, true));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ExecutionContext } from '@nestjs/common';
-import { DiscoveryService, Reflector } from '@nestjs/core';
+import { DiscoveryService, ModuleRef, Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { AuthContext, RateLimitExceededError } from '@app/common';
@@ -47,7 +47,7 @@ describe('RateLimitGuard', () => {
 
   async function setup(enabled = true) {
     const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: String(enabled) });
-    const rateLimits = new RateLimitService(windows, config);
+    const rateLimits = new RateLimitService(windows, config, new Reflector(), {} as ModuleRef);
     const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, new Reflector(), rateLimits, revocations);
     await guard.onModuleInit();
     return { guard, rateLimits };

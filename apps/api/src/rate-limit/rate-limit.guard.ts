@@ -5,7 +5,7 @@ import type { Response } from 'express';
 import { CredentialRevocationService } from '../auth/credential-revocation.service';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
-import { bucketOf, planOf, trackerOf } from './rate-limit.policy';
+import { bucketOf, planOf } from './rate-limit.policy';
 import { RateLimitService } from './rate-limit.service';
 
 /**
@@ -13,7 +13,8 @@ import { RateLimitService } from './rate-limit.service';
  * (RateLimitService.throttlerOptions) and `@SkipThrottle()` decide whether and at which limit,
  * FixedWindowStorage counts. It is a global guard registered after AuthModule's authentication
  * and scope guards, so the account is known: an authenticated request counts against the account
- * at its plan's limit, a `@Public()` one against its client IP. Requests refused before it
+ * at its plan's limit, as is a page whose controller tells who is signed in (`@CountedAsSignedIn`),
+ * and any other `@Public()` one against its client IP. Requests refused before it
  * (failed authentication or scope check, unknown route) are counted by RateLimitedErrorFilter
  * instead, so that none goes uncounted and none is counted twice.
  */
@@ -29,10 +30,6 @@ export class RateLimitGuard extends ThrottlerGuard {
     super(options, windows, reflector);
   }
 
-  protected override getTracker(req: AuthenticatedRequest): Promise<string> {
-    return Promise.resolve(trackerOf(req));
-  }
-
   protected override generateKey(_context: ExecutionContext, tracker: string): string {
     return bucketOf(tracker);
   }
@@ -45,6 +42,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
     const key = generateKey(context, await getTracker(req, context), throttler.name ?? 'default');
+    const account = await this.rateLimits.accountOf(context);
     const [revoked, window] = await Promise.all([this.revocations.isRevoked(req.auth), this.windows.increment(key, ttl, limit)]);
     if (revoked) {
       // Not the account's to pay for: RevocationCheckGuard refuses the request next, and the
@@ -52,7 +50,7 @@ export class RateLimitGuard extends ThrottlerGuard {
       await this.windows.giveBack(key);
       return true;
     }
-    this.rateLimits.answer(req, http.getResponse<Response>(), { bucket: key, policy: planOf(req), limit }, window);
+    this.rateLimits.answer(req, http.getResponse<Response>(), { bucket: key, policy: planOf(account), limit }, window);
     return true;
   }
 }

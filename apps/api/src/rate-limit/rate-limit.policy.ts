@@ -1,5 +1,5 @@
 import { normalizeIp } from '@nestjs/throttler';
-import type { Plan } from '@app/common';
+import type { AuthContext, Plan } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import type { FixedWindowRecord } from '../platform/redis/fixed-window.storage';
 
@@ -26,8 +26,8 @@ export function isExemptPath(path: string): boolean {
 }
 
 /** Whom a request counts against: its account (every credential of one user shares it), else its client IP. */
-export function trackerOf(req: AuthenticatedRequest): string {
-  if (req.auth) return `account:${req.auth.userId}`;
+export function trackerOf(req: AuthenticatedRequest, account: AuthContext | undefined = req.auth): string {
+  if (account) return `account:${account.userId}`;
   return `ip:${normalizeIp(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
 }
 
@@ -40,12 +40,12 @@ export function bucketOf(tracker: string): string {
  * The plan whose limit applies: the account's, or for any other request the free limit, announced
  * as the `free` policy since that is the limit that applies.
  */
-export function planOf(req: AuthenticatedRequest): Plan {
-  return req.auth?.plan ?? 'free';
+export function planOf(account: AuthContext | undefined): Plan {
+  return account?.plan ?? 'free';
 }
 
 export function quotaOf(req: AuthenticatedRequest, limits: PlanLimits = PLAN_LIMITS): RateLimitQuota {
-  const plan = planOf(req);
+  const plan = planOf(req.auth);
   return { bucket: bucketOf(trackerOf(req)), policy: plan, limit: limits[plan] };
 }
 

@@ -1,9 +1,20 @@
+import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AuthContext, RateLimitExceededError } from '@app/common';
 import { AppConfig } from '@app/config';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import type { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { CountedAsSignedIn, PageSignIn } from './page-sign-in';
 import { RateLimitService } from './rate-limit.service';
+
+/** Pages that say who is signed in, as the console's guard does. */
+class SignedInPages implements PageSignIn {
+  constructor(public account: AuthContext | null) {}
+
+  accountOf(): Promise<AuthContext | null> {
+    return Promise.resolve(this.account);
+  }
+}
 
 function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
   const totalHits = options.totalHits ?? 1;
@@ -16,7 +27,7 @@ function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
   };
   const windows = { increment: jest.fn().mockResolvedValue(record) };
   const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: options.enabled === false ? 'false' : 'true' });
-  const service = new RateLimitService(windows as unknown as FixedWindowStorage, config);
+  const service = new RateLimitService(windows as unknown as FixedWindowStorage, config, new Reflector(), {} as ModuleRef);
   const set = jest.fn();
   return { service, windows, set, res: { set } as unknown as Response };
 }
@@ -70,9 +81,24 @@ describe('RateLimitService', () => {
     });
   });
 
+  class Routes {
+    api(this: void): void {}
+  }
+
+  @CountedAsSignedIn(SignedInPages)
+  class PageRoutes {
+    page(this: void): void {}
+  }
+
+  const contextOf = (req: AuthenticatedRequest, controller: typeof Routes | typeof PageRoutes = Routes) =>
+    ({
+      getHandler: () => (controller === Routes ? Routes.prototype.api : PageRoutes.prototype.page),
+      getClass: () => controller,
+      switchToHttp: () => ({ getRequest: () => req }),
+    }) as never;
+
   it("gives the throttler a one-minute window at the plan's limit, skipped where nothing counts", () => {
     const { service } = setup();
-    const contextOf = (req: AuthenticatedRequest) => ({ switchToHttp: () => ({ getRequest: () => req }) }) as never;
     const options = service.throttlerOptions();
     if (Array.isArray(options)) throw new Error('Expected module options with common settings.');
     const [throttler] = options.throttlers;
@@ -82,5 +108,34 @@ describe('RateLimitService', () => {
     expect(limit(contextOf(requestTo('/v2/auth/login')))).toBe(60);
     expect(options.skipIf?.(contextOf(requestTo('/metrics')))).toBe(true);
     expect(options.skipIf?.(contextOf(requestTo('/v2/users/me')))).toBe(false);
+  });
+
+  it('counts a page that tells who is signed in against that account at its plan, asking once a request, and one without anyone by client IP', async () => {
+    const { service } = setup();
+    const options = service.throttlerOptions();
+    if (Array.isArray(options)) throw new Error('Expected module options with common settings.');
+    const limit = options.throttlers[0].limit as (context: never) => Promise<number>;
+    const signedIn = { userId: 'usr_page', plan: 'pro' } as AuthContext;
+    const pages = new SignedInPages(signedIn);
+    const accountOf = jest.spyOn(pages, 'accountOf');
+    const withPages = new RateLimitService(
+      { increment: jest.fn() } as unknown as FixedWindowStorage,
+      Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: 'true' }),
+      new Reflector(),
+      { get: () => pages } as unknown as ModuleRef,
+    );
+    const pageOptions = withPages.throttlerOptions();
+    if (Array.isArray(pageOptions)) throw new Error('Expected module options with common settings.');
+    const page = requestTo('/console/api-keys');
+    const context = contextOf(page, PageRoutes);
+    await expect((pageOptions.throttlers[0].limit as (context: never) => Promise<number>)(context)).resolves.toBe(600);
+    await expect(pageOptions.getTracker?.(page, context)).resolves.toBe('account:usr_page');
+    expect(accountOf).toHaveBeenCalledTimes(1);
+
+    pages.account = null;
+    const anonymous = requestTo('/console/sign-in');
+    await expect(pageOptions.getTracker?.(anonymous, contextOf(anonymous, PageRoutes))).resolves.toBe('ip:203.0.113.9');
+    // A route that does not name a PageSignIn is not asked: its request has no account.
+    await expect(Promise.resolve(limit(contextOf(requestTo('/console/api-keys'))))).resolves.toBe(60);
   });
 });

@@ -1,11 +1,14 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, Type } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import type { ThrottlerModuleOptions } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AppConfig } from '@app/config';
-import { RateLimitExceededError } from '@app/common';
+import { AuthContext, RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
-import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders } from './rate-limit.policy';
+import { PerRouteMemo } from '../platform/routing/per-route-memo';
+import { PAGE_SIGN_IN, PageSignIn } from './page-sign-in';
+import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders, trackerOf } from './rate-limit.policy';
 
 const requestOf = (context: ExecutionContext): AuthenticatedRequest => context.switchToHttp().getRequest<AuthenticatedRequest>();
 
@@ -20,25 +23,59 @@ export class RateLimitService {
   private readonly limits: PlanLimits;
   /** Requests already counted: the guard and the error filter may both see one request. */
   private readonly counted = new WeakSet<AuthenticatedRequest>();
+  /** The account signed in on each page request, asked once: the limit and the tracker both need it. */
+  private readonly pageAccounts = new WeakMap<AuthenticatedRequest, Promise<AuthContext | undefined>>();
+  /** Each route's PageSignIn, when its controller names one. */
+  private readonly pageSignIns: PerRouteMemo<PageSignIn | undefined>;
 
   constructor(
     private readonly windows: FixedWindowStorage,
     config: AppConfig,
+    reflector: Reflector,
+    moduleRef: ModuleRef,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED === 'true';
     this.limits = config.planLimits;
+    this.pageSignIns = new PerRouteMemo((targets) => {
+      const signIn = reflector.getAllAndOverride<Type<PageSignIn> | undefined>(PAGE_SIGN_IN, targets);
+      return signIn ? moduleRef.get(signIn, { strict: false }) : undefined;
+    });
   }
 
   /**
    * The one throttler RateLimitGuard runs, named `default` so that a bare `@SkipThrottle()` opts a
-   * route out: a window a minute long at the limit of the request's plan, skipped when the limit
-   * is switched off or the path is exempt.
+   * route out: a window a minute long at the limit of the request's plan, counted against its
+   * account or client IP (`accountOf`), skipped when the limit is switched off or the path is exempt.
    */
   throttlerOptions(): ThrottlerModuleOptions {
     return {
       skipIf: (context) => !this.counts(requestOf(context)),
-      throttlers: [{ name: 'default', ttl: RATE_WINDOW_MS, limit: (context) => this.limits[planOf(requestOf(context))] }],
+      getTracker: async (req, context) => trackerOf(req as AuthenticatedRequest, await this.accountOf(context)),
+      throttlers: [{ name: 'default', ttl: RATE_WINDOW_MS, limit: (context) => this.limitOf(context) }],
     };
+  }
+
+  /**
+   * The account a request counts against: its credential's, else on pages that check their own
+   * sign-in (`@CountedAsSignedIn`) the one signed in there; none counts it by client IP.
+   */
+  accountOf(context: ExecutionContext): AuthContext | undefined | Promise<AuthContext | undefined> {
+    const req = requestOf(context);
+    if (req.auth) return req.auth;
+    const signIn = this.pageSignIns.get(context);
+    if (!signIn) return undefined;
+    let account = this.pageAccounts.get(req);
+    if (!account) {
+      account = signIn.accountOf(context).then((found) => found ?? undefined);
+      this.pageAccounts.set(req, account);
+    }
+    return account;
+  }
+
+  private limitOf(context: ExecutionContext): number | Promise<number> {
+    const account = this.accountOf(context);
+    if (account instanceof Promise) return account.then((found) => this.limits[planOf(found)]);
+    return this.limits[planOf(account)];
   }
 
   /** Whether the request counts at all: exempt paths are neither counted nor answered with the headers. */

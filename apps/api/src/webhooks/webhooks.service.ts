@@ -10,8 +10,10 @@ import {
   offsetMeta,
   Paginated,
   EventKind,
+  HOST_RESOLUTION_DEADLINE_MS,
   ResourceNotFoundError,
   ValidationError,
+  WebhookHostResolver,
 } from '@app/common';
 import { AppConfig } from '@app/config';
 import { DELIVERY_JOB_OPTIONS, deliveryJobId, queueNextAttempts, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
@@ -27,7 +29,6 @@ import { RecoverWebhookDto } from './dto/recover-webhook.dto';
 import { RotateWebhookSecretDto } from './dto/rotate-webhook-secret.dto';
 import { sampleEvent } from './sample-event';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { TARGET_RESOLUTION_DEADLINE_MS, WebhookTargetResolver } from './webhook-target-resolver';
 import { CreatedWebhookView, DeliveryView, RecoveryView, RotatedSecretView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
 
 const DEFAULT_PER_PAGE = 20;
@@ -37,7 +38,9 @@ const DEFAULT_PER_PAGE = 20;
  * tell an internal name that resolves from one that does not (docs/api.md#webhook-urls).
  */
 const REFUSED_TARGET = 'must point to a public host: one that resolves, and not to a loopback, private, link-local or reserved address';
-const UNANSWERED_TARGET = `must have a host whose DNS answers within ${TARGET_RESOLUTION_DEADLINE_MS / 1000} seconds; it did not (try again later)`;
+const LOOPBACK_HTTP_REFUSED =
+  'must be an https:// URL; http:// to a loopback host is taken only by a service run for local development (WEBHOOK_ALLOW_LOOPBACK_HTTP=true)';
+const UNANSWERED_TARGET = `must have a host whose DNS answers within ${HOST_RESOLUTION_DEADLINE_MS / 1000} seconds; it did not (try again later)`;
 
 /** A Standard Webhooks style secret: `whsec_` and the base64 of 24 random bytes. */
 function newWebhookSecret(): string {
@@ -51,7 +54,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly config: AppConfig,
-    private readonly targets: WebhookTargetResolver,
+    private readonly targets: WebhookHostResolver,
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
   ) {}
 
@@ -199,8 +202,14 @@ export class WebhooksService implements OnApplicationBootstrap {
    * worker checks again at every connection, since DNS answers change.
    */
   private async assertReachableTarget(url: string): Promise<void> {
+    const target = new URL(url);
+    // The DTO lets http through only to a loopback host; whether such a receiver is allowed is this setting's call.
+    if (target.protocol === 'http:') {
+      if (this.config.allowLoopbackHttpWebhookTargets) return;
+      throw ValidationError.field('url', LOOPBACK_HTTP_REFUSED);
+    }
     if (this.config.allowPrivateWebhookTargets) return;
-    switch (await this.targets.check(new URL(url).hostname)) {
+    switch (await this.targets.check(target.hostname)) {
       case 'public':
         return;
       case 'refused':

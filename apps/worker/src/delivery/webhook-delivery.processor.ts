@@ -1,14 +1,16 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnModuleInit } from '@nestjs/common';
-import type { Job, Queue } from 'bullmq';
+import { DelayedError, Job, Queue } from 'bullmq';
+import { HOST_RESOLUTION_DEADLINE_MS } from '@app/common';
 import { AppConfig } from '@app/config';
-import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
+import { PendingDelivery, UnstorableAttemptError, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { WebhookRepository } from '@app/database/repositories/webhook.repository';
 import { DELIVERY_JOB_OPTIONS, deliveryJobId, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { annotateActiveSpan, inSpan, SpanKind } from '@app/telemetry';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { WebhookAgents } from './webhook-agents';
-import { sendWebhook } from './webhook-sender';
+import { WebhookHostLookup } from './webhook-host-lookup';
+import { SentAttempt, sendWebhook } from './webhook-sender';
 import { signatureHeaders } from './webhook-signature';
 
 /** 2xx within this time is success (docs/api.md#webhook-delivery). */
@@ -23,6 +25,12 @@ const GONE = 410;
  */
 const DELIVERY_LOCK_MS = 10_000;
 const STALLED_CHECK_INTERVAL_MS = 5_000;
+/**
+ * A delivery whose host lookup the worker put off waits this long, and up to half as long again
+ * so that the put-off ones do not all come back together: about the time the lookups ahead of it
+ * take at most.
+ */
+const PUT_OFF_MS = HOST_RESOLUTION_DEADLINE_MS;
 
 /**
  * Sends one attempt of a delivery and schedules the next one as a delayed job. The delivery
@@ -41,6 +49,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     @InjectQueue(WEBHOOK_DELIVERIES_QUEUE) private readonly queue: Queue<WebhookDeliveryJob>,
     private readonly metrics: WorkerMetrics,
     private readonly agents: WebhookAgents,
+    private readonly hostLookup: WebhookHostLookup,
   ) {
     super();
     this.schedule = config.webhookRetrySchedule;
@@ -55,18 +64,25 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
    * retry asked for): a child rather than a link, since one change causes the attempt, and so one
    * trace holds the request, its SQL, the relay, every attempt and the webhook request it sends.
    */
-  process(job: Job<WebhookDeliveryJob>): Promise<void> {
+  async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<void> {
     const attributes = { 'rms.delivery.id': job.data.deliveryId, 'messaging.destination.name': WEBHOOK_DELIVERIES_QUEUE };
-    return inSpan('webhook delivery', job.data.traceContext, { kind: SpanKind.CONSUMER, attributes }, () => this.attempt(job));
+    const putOff = await inSpan('webhook delivery', job.data.traceContext, { kind: SpanKind.CONSUMER, attributes }, () => this.attempt(job));
+    if (putOff === null) return;
+    // The same job, later: no attempt was made, so none is recorded and nothing counts against the webhook.
+    this.logger.debug({ deliveryId: job.data.deliveryId, reason: putOff }, 'delivery put off');
+    this.metrics.recordPutOff();
+    await job.moveToDelayed(Date.now() + PUT_OFF_MS * (1 + Math.random() / 2), token);
+    throw new DelayedError();
   }
 
-  private async attempt(job: Job<WebhookDeliveryJob>): Promise<void> {
+  /** Makes the attempt; answers why, when the worker put it off instead, or null. */
+  private async attempt(job: Job<WebhookDeliveryJob>): Promise<string | null> {
     const delivery = await this.deliveries.findPending(job.data.deliveryId);
-    if (!delivery) return;
+    if (!delivery) return null;
     const { webhook } = delivery;
-    if (webhook.status === 'disabled' && !delivery.test) return;
+    if (webhook.status === 'disabled' && !delivery.test) return null;
     // A paused webhook's delivery waits, held, for the webhook to be enabled; tests are sent anyway.
-    if (webhook.status === 'paused' && !delivery.test && (await this.deliveries.hold(delivery.id))) return;
+    if (webhook.status === 'paused' && !delivery.test && (await this.deliveries.hold(delivery.id))) return null;
     annotateActiveSpan({ 'rms.webhook.id': delivery.webhookId, 'rms.event.id': delivery.eventId, 'rms.delivery.attempt': delivery.attemptCount + 1 });
 
     const headers = signatureHeaders(
@@ -76,10 +92,26 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       Math.floor(Date.now() / 1000),
       webhook.previousSecret,
     );
-    const { succeeded, ...attempt } = await sendWebhook(webhook.url, delivery.body, headers, {
+    const sent = await sendWebhook(webhook.url, delivery.body, headers, {
       timeoutMs: DELIVERY_TIMEOUT_MS,
       agents: this.agents,
+      lookup: this.hostLookup.forOwner(webhook.ownerId),
     });
+    if ('putOff' in sent) return sent.putOff;
+    try {
+      await this.settle(job, delivery, sent);
+    } catch (error) {
+      if (!(error instanceof UnstorableAttemptError)) throw error;
+      // What the receiver sent cannot be kept: the attempt counts as failed, so the delivery still moves on.
+      this.logger.warn({ err: error, webhookId: delivery.webhookId, deliveryId: delivery.id }, 'attempt could not be stored; recorded as failed without the answer');
+      await this.settle(job, delivery, withoutAnswer(sent));
+    }
+    return null;
+  }
+
+  /** Records the attempt and moves the delivery on: succeeded, retried later, or failed (disabling its webhook). */
+  private async settle(job: Job<WebhookDeliveryJob>, delivery: PendingDelivery, sent: SentAttempt): Promise<void> {
+    const { succeeded, ...attempt } = sent;
     const attemptNumber = delivery.attemptCount + 1;
     // The place in the current schedule: a recovered delivery starts a fresh one.
     const scheduled = attemptNumber - delivery.scheduleStart;
@@ -115,6 +147,20 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     );
     this.metrics.recordAttempt('retrying', false, attempt.duration_ms);
   }
+}
+
+/** The attempt as it can always be stored: what was answered dropped, counted as a failure. */
+function withoutAnswer(sent: SentAttempt): SentAttempt {
+  return {
+    attempted_at: sent.attempted_at,
+    status_code: sent.status_code,
+    duration_ms: sent.duration_ms,
+    error: 'the receiver answered, but its answer could not be stored',
+    response_body: null,
+    request_headers: null,
+    response_headers: null,
+    succeeded: false,
+  };
 }
 
 /** The commit time of the event a delivery carries: its payload's `created_at`. */

@@ -39,6 +39,12 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  private readonly putOff = new Counter({
+    name: 'webhook_delivery_put_off_total',
+    help: "Deliveries put off without an attempt, their host lookup held back by the worker's own limits (the owner's lookups at their cap, no resolver free).",
+    registers: [this.registry],
+  });
+
   private readonly queueJobs: Gauge<'state'>;
 
   constructor(@InjectQueue(WEBHOOK_DELIVERIES_QUEUE) queue: Queue<WebhookDeliveryJob>) {
@@ -60,5 +66,10 @@ export class WorkerMetrics {
     this.attempts.inc({ outcome, kind: test ? 'test' : 'event' });
     this.attemptDuration.observe(durationMs / 1000);
     if (eventCreatedAt && !test) this.commitToArrival.observe((Date.now() - eventCreatedAt.getTime()) / 1000);
+  }
+
+  /** A delivery put off by the worker's own limits: no attempt, so not among the attempts. */
+  recordPutOff(): void {
+    this.putOff.inc();
   }
 }

@@ -33,11 +33,11 @@ class LeaseInMemory {
 }
 
 /** Tables of old rows; each delete takes what the batch asks for, and records the retention it was given. */
-function oldRows(deliveries: number, events: number) {
-  const left = { deliveries, events };
+function oldRows(deliveries: number, events: number, idempotencyOutcomes = 0) {
+  const left = { deliveries, events, idempotencyOutcomes };
   const days: number[] = [];
-  const take = (table: 'deliveries' | 'events', retentionDays: number, limit: number): Promise<number> => {
-    days.push(retentionDays);
+  const take = (table: keyof typeof left, retentionDays: number | null, limit: number): Promise<number> => {
+    if (retentionDays !== null) days.push(retentionDays);
     const deleted = Math.min(limit, left[table]);
     left[table] -= deleted;
     return Promise.resolve(deleted);
@@ -45,6 +45,7 @@ function oldRows(deliveries: number, events: number) {
   const repository = {
     deleteFinishedDeliveries: jest.fn((retentionDays: number, limit: number) => take('deliveries', retentionDays, limit)),
     deleteEvents: jest.fn((retentionDays: number, limit: number) => take('events', retentionDays, limit)),
+    deleteExpiredIdempotencyOutcomes: jest.fn((limit: number) => take('idempotencyOutcomes', null, limit)),
   };
   return { repository, left, days };
 }
@@ -55,16 +56,17 @@ function retention(repository: Partial<EventRetentionRepository>, lease: LeaseIn
 }
 
 describe('EventRetention', () => {
-  it('deletes finished deliveries first, then events, with EVENT_RETENTION_DAYS, and keeps the lease for an hour after', async () => {
-    const rows = oldRows(1500, 10);
+  it('deletes finished deliveries first, then events, with EVENT_RETENTION_DAYS, then expired idempotency outcomes, and keeps the lease for an hour after', async () => {
+    const rows = oldRows(1500, 10, 3);
     const lease = new LeaseInMemory();
     const pruned = await retention(rows.repository, lease, { EVENT_RETENTION_DAYS: '7' }).prune();
-    expect(pruned).toEqual({ deliveries: 1500, events: 10 });
-    expect(rows.left).toEqual({ deliveries: 0, events: 0 });
+    expect(pruned).toEqual({ deliveries: 1500, events: 10, idempotencyOutcomes: 3 });
+    expect(rows.left).toEqual({ deliveries: 0, events: 0, idempotencyOutcomes: 0 });
     expect(new Set(rows.days)).toEqual(new Set([7]));
     expect(rows.repository.deleteFinishedDeliveries).toHaveBeenCalledWith(7, RETENTION_BATCH_SIZE);
     const lastDeliveryBatch = Math.max(...rows.repository.deleteFinishedDeliveries.mock.invocationCallOrder);
     expect(Math.min(...rows.repository.deleteEvents.mock.invocationCallOrder)).toBeGreaterThan(lastDeliveryBatch);
+    expect(rows.repository.deleteExpiredIdempotencyOutcomes).toHaveBeenCalledWith(RETENTION_BATCH_SIZE);
     // A minute's lease, extended after each full batch, then an hour's, which holds the other workers off.
     expect(lease.lifetimes).toEqual([60_000, 60_000, 3_600_000]);
     expect(lease.holder).not.toBeNull();
@@ -89,8 +91,9 @@ describe('EventRetention', () => {
       rows.left.deliveries -= limit;
       return Promise.resolve(limit);
     });
-    expect(await retention(rows.repository, lease).prune()).toEqual({ deliveries: 1000, events: 0 });
+    expect(await retention(rows.repository, lease).prune()).toEqual({ deliveries: 1000, events: 0, idempotencyOutcomes: 0 });
     expect(rows.repository.deleteEvents).not.toHaveBeenCalled();
+    expect(rows.repository.deleteExpiredIdempotencyOutcomes).not.toHaveBeenCalled();
     expect(lease.holder).toBe('another-worker');
   });
 
@@ -104,7 +107,7 @@ describe('EventRetention', () => {
       rows.left.deliveries -= limit;
       return Promise.resolve(limit);
     });
-    expect(await pruner.prune()).toEqual({ deliveries: 1000, events: 0 });
+    expect(await pruner.prune()).toEqual({ deliveries: 1000, events: 0, idempotencyOutcomes: 0 });
     await stopping;
     expect(lease.holder).toBeNull();
     expect(lease.released).toBe(1);

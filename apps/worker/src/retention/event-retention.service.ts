@@ -20,13 +20,15 @@ const FIRST_TRY_DELAY_MS = 60_000;
 export interface PrunedRows {
   deliveries: number;
   events: number;
+  idempotencyOutcomes: number;
 }
 
 /**
  * Deletes events and webhook deliveries older than EVENT_RETENTION_DAYS, off the hot path: one
  * worker of the fleet at a time, under a lease in Redis, in batches with pauses between them.
  * Finished deliveries go first (by their last attempt), then the events no delivery refers to
- * any more; a pending delivery is never pruned, so it keeps its event until it ends. A worker
+ * any more; a pending delivery is never pruned, so it keeps its event until it ends. Expired
+ * idempotency outcomes go last: they expire with their keys, a day after their write. A worker
  * that stops mid-run, or loses the lease, stops between batches and frees the lease; the next
  * run takes up where it left off, since every batch is the oldest rows left.
  */
@@ -70,8 +72,10 @@ export class EventRetention implements OnApplicationBootstrap, OnModuleDestroy {
       const deliveries = await deleteInBatches((limit) => this.retention.deleteFinishedDeliveries(days, limit), plan);
       const goOn = leaseHeld && !this.stopped;
       const events = goOn ? await deleteInBatches((limit) => this.retention.deleteEvents(days, limit), plan) : 0;
+      const idempotencyOutcomes =
+        leaseHeld && !this.stopped ? await deleteInBatches((limit) => this.retention.deleteExpiredIdempotencyOutcomes(limit), plan) : 0;
       finished = leaseHeld && !this.stopped && (await this.lock.extend(token, RUN_INTERVAL_MS));
-      return { deliveries, events };
+      return { deliveries, events, idempotencyOutcomes };
     } finally {
       // A run cut short (stop, failure) frees the lease for the next worker that asks; with
       // Redis unreachable, the lease expires by itself.
@@ -89,8 +93,8 @@ export class EventRetention implements OnApplicationBootstrap, OnModuleDestroy {
   private async pruneAndLog(): Promise<void> {
     try {
       const pruned = await this.prune();
-      if (pruned && pruned.deliveries + pruned.events > 0) {
-        this.logger.log({ ...pruned, retentionDays: this.config.EVENT_RETENTION_DAYS }, 'pruned events and deliveries past retention');
+      if (pruned && pruned.deliveries + pruned.events + pruned.idempotencyOutcomes > 0) {
+        this.logger.log({ ...pruned, retentionDays: this.config.EVENT_RETENTION_DAYS }, 'pruned events, deliveries and idempotency outcomes past retention');
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'retention prune failed; the next run takes it up');

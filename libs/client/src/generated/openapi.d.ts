@@ -1802,7 +1802,7 @@ export interface components {
         CreateWebhookDto: {
             /**
              * Format: uri
-             * @description An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one).
+             * @description An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one). A service run for local development (WEBHOOK_ALLOW_LOOPBACK_HTTP) also takes http:// to a loopback host.
              * @example https://example.com/webhooks/rms
              */
             url: string;
@@ -1983,7 +1983,7 @@ export interface components {
         UpdateWebhookDto: {
             /**
              * Format: uri
-             * @description An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one).
+             * @description An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one). A service run for local development (WEBHOOK_ALLOW_LOOPBACK_HTTP) also takes http:// to a loopback host.
              * @example https://example.com/webhooks/rms
              */
             url?: string;

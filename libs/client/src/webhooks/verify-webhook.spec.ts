@@ -62,7 +62,7 @@ describe('verifyWebhook', () => {
     const altered = body.replace('resource.created', 'resource.deleted');
     expect((await refusal(verifyWebhook(altered, headers, WHSEC))).reason).toBe('signature_mismatch');
     const hexOnly = { 'x-webhook-signature': headers['x-webhook-signature'] };
-    expect((await refusal(verifyWebhook(altered, hexOnly, WHSEC))).reason).toBe('signature_mismatch');
+    expect((await refusal(verifyWebhook(altered, hexOnly, WHSEC, { allowLegacyHexOnly: true }))).reason).toBe('signature_mismatch');
   });
 
   it('refuses another secret, and a valid scheme beside a forged one', async () => {
@@ -83,16 +83,46 @@ describe('verifyWebhook', () => {
     await expect(verifyWebhook(body, signedDelivery(WHSEC, body, now - 3000), WHSEC, { toleranceSeconds: 3600 })).resolves.toBeDefined();
   });
 
-  it('needs a signature of an accepted scheme; accepting only Standard Webhooks refuses a bare hex signature', async () => {
+  it('needs a signature of a scheme checked', async () => {
     expect((await refusal(verifyWebhook(body, {}, WHSEC))).reason).toBe('missing_signature');
     const hexOnly = { 'X-Webhook-Signature': signedDelivery(WHSEC, body)['x-webhook-signature'] };
-    await expect(verifyWebhook(body, hexOnly, WHSEC)).resolves.toBeDefined();
-    expect((await refusal(verifyWebhook(body, hexOnly, WHSEC, { schemes: ['standard-webhooks'] }))).reason).toBe('missing_signature');
+    const error = await refusal(verifyWebhook(body, hexOnly, WHSEC, { schemes: ['standard-webhooks'], allowLegacyHexOnly: true }));
+    expect(error.reason).toBe('missing_signature');
+  });
+
+  describe('a delivery replayed without its Standard Webhooks headers', () => {
+    const anHourAgo = Math.floor(Date.now() / 1000) - 3600;
+    const captured = signedDelivery(WHSEC, body, anHourAgo);
+    const stripped = { 'x-webhook-signature': captured['x-webhook-signature'] };
+
+    it('is refused as sent, an hour later, by its timestamp', async () => {
+      expect((await refusal(verifyWebhook(body, captured, WHSEC))).reason).toBe('timestamp_outside_tolerance');
+    });
+
+    it('is refused by default, saying what is missing and what would accept it', async () => {
+      const error = await refusal(verifyWebhook(body, stripped, WHSEC));
+      expect(error.reason).toBe('missing_signature');
+      expect(error.message).toContain('no Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature)');
+      expect(error.message).toContain('allowLegacyHexOnly: true');
+      const withoutSignatureOnly = { ...captured, 'webhook-signature': undefined };
+      expect((await refusal(verifyWebhook(body, withoutSignatureOnly, WHSEC))).reason).toBe('missing_signature');
+      expect((await refusal(verifyWebhook(body, captured, WHSEC, { schemes: ['x-webhook-signature'] }))).reason).toBe('missing_signature');
+    });
+
+    it('is accepted on the hex signature alone when allowLegacyHexOnly is set', async () => {
+      await expect(verifyWebhook(body, stripped, WHSEC, { allowLegacyHexOnly: true })).resolves.toMatchObject({ type: 'resource.created' });
+      await expect(verifyWebhook(body, captured, WHSEC, { schemes: ['x-webhook-signature'], allowLegacyHexOnly: true })).resolves.toBeDefined();
+    });
+
+    it('does not make a genuine delivery need the option', async () => {
+      await expect(verifyWebhook(body, signedDelivery(WHSEC, body), WHSEC)).resolves.toMatchObject({ type: 'resource.created' });
+    });
   });
 
   it('calls unreadable signature headers malformed', async () => {
     const headers = signedDelivery(WHSEC, body);
-    expect((await refusal(verifyWebhook(body, { 'x-webhook-signature': 'not hex' }, WHSEC))).reason).toBe('malformed_signature');
+    const notHex = { 'x-webhook-signature': 'not hex' };
+    expect((await refusal(verifyWebhook(body, notHex, WHSEC, { allowLegacyHexOnly: true }))).reason).toBe('malformed_signature');
     const noTimestamp = { ...headers, 'webhook-timestamp': 'yesterday' };
     expect((await refusal(verifyWebhook(body, noTimestamp, WHSEC, { schemes: ['standard-webhooks'] }))).reason).toBe(
       'malformed_signature',

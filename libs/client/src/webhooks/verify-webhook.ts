@@ -22,11 +22,17 @@ export type WebhookHeaders = Headers | Record<string, string | string[] | undefi
 
 export interface VerifyWebhookOptions {
   /**
-   * The schemes accepted (both by default). Every accepted scheme whose headers the delivery
-   * carries must verify, and it must carry one. Accept only `standard-webhooks` to refuse
-   * deliveries without a signed timestamp, which cannot be told from a replay.
+   * The schemes checked (both by default): every one of them whose headers the delivery carries
+   * must verify. The Standard Webhooks signature must be among them unless `allowLegacyHexOnly`.
    */
   schemes?: readonly WebhookSignatureScheme[];
+  /**
+   * Accepts a delivery verified on `X-Webhook-Signature` alone. That signature covers neither a
+   * time nor an id, so a recorded delivery played back at any later time verifies too; the
+   * service always sends the Standard Webhooks headers, and only a receiver behind something
+   * that drops them needs this. False by default.
+   */
+  allowLegacyHexOnly?: boolean;
   /** How far `webhook-timestamp` may be from now, in seconds; 300 by default. */
   toleranceSeconds?: number;
 }
@@ -72,6 +78,14 @@ export async function verifyWebhook(
   const present = accepted.filter((name) => SCHEMES[name].presentIn(header));
   if (present.length === 0) {
     throw new WebhookVerificationError('missing_signature', `The delivery carries no signature of ${accepted.join(' or ')}.`);
+  }
+  // Stripping the timestamped headers must not leave a replayable signature to fall back on.
+  if (!present.includes('standard-webhooks') && options.allowLegacyHexOnly !== true) {
+    throw new WebhookVerificationError(
+      'missing_signature',
+      'The delivery carries no Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature), which every delivery is sent with; ' +
+        'X-Webhook-Signature alone cannot tell a replay from a delivery and is accepted only with allowLegacyHexOnly: true.',
+    );
   }
   for (const name of present) {
     const failure = await SCHEMES[name].check(body, header, secret, options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS);

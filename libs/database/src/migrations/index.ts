@@ -8,6 +8,7 @@ import { NotifyCommittedEvents1763760000000 } from './1763760000000-NotifyCommit
 import { IndexPendingDeliveries1763770000000 } from './1763770000000-IndexPendingDeliveries';
 import { RevokedOAuthGrants1763780000000 } from './1763780000000-RevokedOAuthGrants';
 import { AddEventTraceContext1763805000000 } from './1763805000000-AddEventTraceContext';
+import { CreateIdempotencyOutcomes1763812000000 } from './1763812000000-CreateIdempotencyOutcomes';
 import { KeyAndWebhookLifecycle1763820000000 } from './1763820000000-KeyAndWebhookLifecycle';
 
 /** Every migration in order; a new migration is appended here. */
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   IndexPendingDeliveries1763770000000,
   RevokedOAuthGrants1763780000000,
   AddEventTraceContext1763805000000,
+  CreateIdempotencyOutcomes1763812000000,
   KeyAndWebhookLifecycle1763820000000,
 ];

@@ -67,4 +67,24 @@ export class EventRetentionRepository {
     );
     return count;
   }
+
+  /**
+   * Deletes up to `limit` idempotency outcomes past their expiry, the keys' 24 hours, soonest
+   * expired first by the index on `expires_at`. Returns how many.
+   */
+  async deleteExpiredIdempotencyOutcomes(limit: number): Promise<number> {
+    const [{ count }]: { count: number }[] = await this.dataSource.query(
+      `WITH deleted AS (
+         DELETE FROM idempotency_outcomes WHERE (account_id, key_hash) IN (
+           SELECT account_id, key_hash FROM idempotency_outcomes
+            WHERE expires_at < now()
+            ORDER BY expires_at
+            LIMIT $1
+              FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM deleted`,
+      [limit],
+    );
+    return count;
+  }
 }

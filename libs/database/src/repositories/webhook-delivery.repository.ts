@@ -4,18 +4,19 @@ import { EntityManager, Repository } from 'typeorm';
 import { newId, TurnBatch } from '@app/common';
 import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import type { WebhookEntity, WebhookStatus } from '../entities/webhook.entity';
+import { isRefusedData, storableJson } from '../storable-json';
 
 export type NewDelivery = Pick<WebhookDeliveryEntity, 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'>;
 
 /**
- * What the next attempt of a pending delivery needs, with its webhook's url, secrets and status
+ * What the next attempt of a pending delivery needs, with its webhook's url, secrets, status and owner
  * (`previousSecret` only while a rotation's overlap lasts).
  */
 export interface PendingDelivery
   extends Pick<WebhookDeliveryEntity, 'id' | 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test' | 'scheduleStart'> {
   /** Attempts made so far. */
   attemptCount: number;
-  webhook: Pick<WebhookEntity, 'url' | 'secret' | 'previousSecret' | 'status'>;
+  webhook: Pick<WebhookEntity, 'url' | 'secret' | 'previousSecret' | 'status' | 'ownerId'>;
 }
 
 /** `GET /webhooks/{id}/deliveries` narrowed by status, event kind, or both. */
@@ -36,6 +37,20 @@ interface RecordedAttempt {
   attempt: [DeliveryAttempt];
   status: DeliveryStatus;
   next: Date | null;
+}
+
+/**
+ * PostgreSQL refused to store one attempt, even written alone: the delivery is left as it was.
+ * The caller records the attempt again without what the receiver sent.
+ */
+export class UnstorableAttemptError extends Error {
+  constructor(
+    readonly deliveryId: string,
+    cause: unknown,
+  ) {
+    super(`the attempt of delivery ${deliveryId} could not be stored: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'UnstorableAttemptError';
+  }
 }
 
 /** Deliveries read or recorded per statement: a burst larger than this is split. */
@@ -64,7 +79,8 @@ function roundsOfDistinctIds(records: readonly RecordedAttempt[]): RecordedAttem
 @Injectable()
 export class WebhookDeliveryRepository {
   private readonly pendingReads = new TurnBatch<string, PendingDelivery | null>((ids) => this.readPending(ids), MAX_PER_STATEMENT);
-  private readonly attemptWrites = new TurnBatch<RecordedAttempt, void>((records) => this.writeAttempts(records), MAX_PER_STATEMENT);
+  /** One record PostgreSQL refuses fails its own write only: the others of its turn are written one by one. */
+  private readonly attemptWrites = new TurnBatch<RecordedAttempt, void>((records) => this.writeAttempts(records), MAX_PER_STATEMENT, isRefusedData);
 
   constructor(
     @InjectRepository(WebhookDeliveryEntity) private readonly deliveries: Repository<WebhookDeliveryEntity>,
@@ -160,7 +176,7 @@ export class WebhookDeliveryRepository {
   private async readPending(ids: readonly string[]): Promise<Array<PendingDelivery | null>> {
     const rows: PendingRow[] = await this.deliveries.query(
       `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test, d.schedule_start,
-              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status,
+              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status, w.owner_id,
               CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
          FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id
@@ -180,7 +196,13 @@ export class WebhookDeliveryRepository {
         test: row.test,
         scheduleStart: row.schedule_start,
         attemptCount: row.attempt_count,
-        webhook: { url: row.url, secret: row.secret, previousSecret: row.previous_secret, status: row.status },
+        webhook: {
+          url: row.url,
+          secret: row.secret,
+          previousSecret: row.previous_secret,
+          status: row.status,
+          ownerId: row.owner_id,
+        },
       };
     });
   }
@@ -207,23 +229,36 @@ export class WebhookDeliveryRepository {
 
   /**
    * Appends an attempt and moves the delivery to its new status. The attempts recorded in one turn
-   * go in one statement.
+   * go in one statement. Every string of the attempt is made storable first (what a receiver
+   * answers must never fail the write); one PostgreSQL still refuses rejects with
+   * `UnstorableAttemptError`, and fails no other delivery's record.
    */
-  recordAttempt(id: string, attempt: DeliveryAttempt, status: DeliveryStatus, nextAttemptAt: Date | null): Promise<void> {
-    return this.attemptWrites.add({ id, attempt: [attempt], status, next: nextAttemptAt });
+  async recordAttempt(id: string, attempt: DeliveryAttempt, status: DeliveryStatus, nextAttemptAt: Date | null): Promise<void> {
+    try {
+      await this.attemptWrites.add({ id, attempt: [storableJson(attempt)], status, next: nextAttemptAt });
+    } catch (error) {
+      throw isRefusedData(error) ? new UnstorableAttemptError(id, error) : error;
+    }
   }
 
   private async writeAttempts(records: readonly RecordedAttempt[]): Promise<void[]> {
     // An UPDATE … FROM applies one source row per target row: a delivery recorded twice in one
     // turn (its job run again after a crash) has its second record in a statement of its own.
-    for (const round of roundsOfDistinctIds(records)) {
-      await this.deliveries.query(
+    const rounds = roundsOfDistinctIds(records);
+    const write = (manager: EntityManager, round: RecordedAttempt[]): Promise<unknown> =>
+      manager.query(
         `UPDATE webhook_deliveries d
             SET attempts = d.attempts || x.attempt, status = x.status, next_attempt_at = x.next, updated_at = now()
            FROM jsonb_to_recordset($1::jsonb) AS x(id text, attempt jsonb, status text, next timestamptz)
           WHERE d.id = x.id`,
         [JSON.stringify(round)],
       );
+    if (rounds.length === 1) await write(this.deliveries.manager, rounds[0]);
+    // Several rounds commit together: a failed call is written again record by record, and must not append twice.
+    else {
+      await this.deliveries.manager.transaction(async (manager) => {
+        for (const round of rounds) await write(manager, round);
+      });
     }
     return records.map(() => undefined);
   }
@@ -306,6 +341,7 @@ interface PendingRow {
   secret: string;
   previous_secret: string | null;
   status: WebhookStatus;
+  owner_id: string;
 }
 
 interface RequeuedRow {

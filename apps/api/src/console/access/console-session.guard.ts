@@ -1,5 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { AuthContext } from '@app/common';
+import type { PageSignIn } from '../../rate-limit/page-sign-in';
 import { ConsoleSessions } from './console-sessions';
 import { carriesFormToken, expiredForm } from './form-token';
 import type { ConsoleRequest } from './signed-in-user';
@@ -21,22 +23,34 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 /**
  * Every console route needs a signed-in user unless it is marked `@BeforeSignIn()`, and every
  * form sent needs the session's CSRF token, as the OAuth consent form does: the cookie alone,
- * which a browser sends with any request, never changes anything.
+ * which a browser sends with any request, never changes anything. It also tells the rate limit
+ * whose pages these are, so that they count against the account, not the address.
  */
 @Injectable()
-export class ConsoleSessionGuard implements CanActivate {
+export class ConsoleSessionGuard implements CanActivate, PageSignIn {
   constructor(
     private readonly sessions: ConsoleSessions,
     private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean | undefined>(BEFORE_SIGN_IN, [context.getHandler(), context.getClass()])) return true;
+    if (this.beforeSignIn(context)) return true;
     const req = context.switchToHttp().getRequest<ConsoleRequest>();
     const user = await this.sessions.signedIn(req);
     if (!user) throw new SignInRequired(READ_METHODS.has(req.method) ? req.originalUrl : undefined);
     if (!READ_METHODS.has(req.method) && !carriesFormToken(req.body, user.csrfToken)) throw expiredForm();
     req.signedIn = user;
     return true;
+  }
+
+  /** The signed-in account of a page; the pages before sign-in count by client IP, whoever sends them. */
+  async accountOf(context: ExecutionContext): Promise<AuthContext | null> {
+    if (this.beforeSignIn(context)) return null;
+    const user = await this.sessions.signedIn(context.switchToHttp().getRequest<ConsoleRequest>());
+    return user?.auth ?? null;
+  }
+
+  private beforeSignIn(context: ExecutionContext): boolean {
+    return this.reflector.getAllAndOverride<boolean | undefined>(BEFORE_SIGN_IN, [context.getHandler(), context.getClass()]) === true;
   }
 }

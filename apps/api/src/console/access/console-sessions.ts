@@ -15,6 +15,9 @@ import type { SignedInUser } from './signed-in-user';
  */
 @Injectable()
 export class ConsoleSessions {
+  /** Each request's answer, found once: the rate limit asks before the console's own guard does. */
+  private readonly found = new WeakMap<Request, Promise<SignedInUser | null>>();
+
   constructor(
     private readonly store: SessionStore,
     private readonly contexts: AuthContextFactory,
@@ -23,7 +26,16 @@ export class ConsoleSessions {
   ) {}
 
   /** The user whose live session the request's cookie names, or null. */
-  async signedIn(req: Request): Promise<SignedInUser | null> {
+  signedIn(req: Request): Promise<SignedInUser | null> {
+    let user = this.found.get(req);
+    if (!user) {
+      user = this.find(req);
+      this.found.set(req, user);
+    }
+    return user;
+  }
+
+  private async find(req: Request): Promise<SignedInUser | null> {
     const cookie = readCookie(req.headers.cookie, sessionCookieName(this.config));
     const session = cookie ? await this.store.find(cookie) : null;
     if (!session) return null;

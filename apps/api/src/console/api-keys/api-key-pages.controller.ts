@@ -1,10 +1,12 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../../api-keys/api-keys.service';
-import { CreateApiKeyDto, RollApiKeyDto } from '../../api-keys/dto/create-api-key.dto';
 import { queryInteger } from '@app/common';
+import type { CreatedApiKeyView } from '../../api-keys/api-key.view';
+import { CreateApiKeyDto, RollApiKeyDto } from '../../api-keys/dto/create-api-key.dto';
 import type { RenderedPage } from '../../platform/pages/page-layout';
-import { ShownOnceSecrets } from '../access/shown-once-secrets';
+import { FormSubmissions } from '../access/form-submissions';
+import { ShownOnce } from '../access/shown-once';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
 import { checkAs, FormFields, listOf, optionalTextOf, pageOf, textOf, validAs } from '../console-form';
 import { ConsolePages } from '../console-pages.decorator';
@@ -17,7 +19,8 @@ import { ApiKeyForm, apiKeysPage, createdApiKeyPage, rolledApiKeyPage } from './
 export class ApiKeyPagesController {
   constructor(
     private readonly apiKeys: ApiKeysService,
-    private readonly shownOnce: ShownOnceSecrets,
+    private readonly submissions: FormSubmissions,
+    private readonly shownOnce: ShownOnce,
   ) {}
 
   @Get()
@@ -34,7 +37,20 @@ export class ApiKeyPagesController {
       sendPage(res, await this.listPage(user, {}, { values, problems: checked.problems }));
       return;
     }
-    sendPage(res, createdApiKeyPage(user, await this.apiKeys.create(user.auth, checked.value)));
+    const created = await this.submissions.once(user, form, consolePaths.apiKeys, async () => {
+      const key = await this.apiKeys.create(user.auth, checked.value);
+      await this.shownOnce.hold(user, consolePaths.apiKeyCreated(key.id), key);
+      return consolePaths.apiKeyCreated(key.id);
+    });
+    seeOther(res, created);
+  }
+
+  /** The new key with its secret, once; seen again, the list says the secret is not shown twice. */
+  @Get(':id/created')
+  async created(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const key = await this.shownOnce.take<CreatedApiKeyView>(user, consolePaths.apiKeyCreated(id));
+    if (key) sendPage(res, createdApiKeyPage(user, key));
+    else seeOther(res, withNotice(consolePaths.apiKeys, 'shown'));
   }
 
   @Post(':id/revoke')
@@ -43,24 +59,25 @@ export class ApiKeyPagesController {
     seeOther(res, withNotice(consolePaths.apiKeys, 'revoked'));
   }
 
-  /** Rolls a key, then redirects to the one page that shows the new secret. */
+  /** Rolls a key once per form, then redirects to the one page that shows the new secret. */
   @Post(':id/roll')
   async roll(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const input = await validAs(RollApiKeyDto, { expires_in: queryInteger(textOf(req.body as FormFields, 'expires_in')) });
-    const rolled = await this.apiKeys.roll(user.auth, id, input);
-    const token = await this.shownOnce.keep(user.auth.userId, { id: rolled.id, name: rolled.name, secret: rolled.key ?? '' });
-    seeOther(res, consolePaths.apiKeyRolled(token));
+    const form = req.body as FormFields;
+    const input = await validAs(RollApiKeyDto, { expires_in: queryInteger(textOf(form, 'expires_in')) });
+    const rolled = await this.submissions.once(user, form, consolePaths.apiKeys, async () => {
+      const key = await this.apiKeys.roll(user.auth, id, input);
+      await this.shownOnce.hold(user, consolePaths.apiKeyRolled(key.id), key);
+      return consolePaths.apiKeyRolled(key.id);
+    });
+    seeOther(res, rolled);
   }
 
-  @Get('rolled/:token')
-  async rolled(@SignedIn() user: SignedInUser, @Param('token') token: string, @Res() res: Response): Promise<void> {
-    const shown = await this.shownOnce.take(user.auth.userId, token);
-    if (!shown) {
-      seeOther(res, withNotice(consolePaths.apiKeys, 'secret-gone'));
-      return;
-    }
-    res.setHeader('Cache-Control', 'no-store');
-    sendPage(res, rolledApiKeyPage(user, shown));
+  /** The rolled key with its new secret, once; seen again, the list says so. */
+  @Get(':id/rolled')
+  async rolled(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const key = await this.shownOnce.take<CreatedApiKeyView>(user, consolePaths.apiKeyRolled(id));
+    if (key) sendPage(res, rolledApiKeyPage(user, key));
+    else seeOther(res, withNotice(consolePaths.apiKeys, 'secret-gone'));
   }
 
   private async listPage(user: SignedInUser, query: Record<string, unknown>, form?: ApiKeyForm): Promise<RenderedPage> {

@@ -1,12 +1,11 @@
 import type { FieldProblem } from '@app/common';
 import type { ApiKeyView, CreatedApiKeyView } from '../../api-keys/api-key.view';
 import type { RenderedPage } from '../../platform/pages/page-layout';
-import type { ShownOnceSecret } from '../access/shown-once-secrets';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { SCOPE_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, choiceField, csrfField, problemSummary, selectField, textField } from '../rendering/forms';
+import { actionButton, choiceField, csrfField, problemSummary, selectField, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { facts, noticeFor, offsetPager, oneTimeSecret, records, timestamp } from '../rendering/page-parts';
 
@@ -14,6 +13,7 @@ const FORM = 'new-key';
 const LABELS = { name: 'Name', scopes: 'Scopes', expires_at: 'Expires at' };
 const NOTICES = {
   revoked: 'The API key is revoked: it stopped working at once.',
+  shown: "The new key's secret was shown once and is not shown again. If it was not copied, revoke the key and create another.",
   'secret-gone': 'That new key was shown already: it is shown only once. Roll the key again if you did not copy it.',
 };
 /** How long a rolled key keeps working, as the roll form offers it. */
@@ -65,6 +65,7 @@ function rollForm(user: SignedInUser, key: ApiKeyView): Html {
   const form = `roll-${key.id}`;
   return html`<form method="post" action="${consolePaths.apiKeyRoll(key.id)}" class="inline-form" aria-label="Roll ${key.name}">
 ${csrfField(user)}
+${submissionField()}
 ${selectField({ form, name: 'expires_in', label: 'The old key keeps working for', choices: ROLL_OVERLAPS })}
 <button type="submit" class="secondary">Roll<span class="visually-hidden"> ${key.name}</span></button>
 </form>`;
@@ -82,6 +83,7 @@ ${offsetPager(input.meta)}
 <h2 id="${FORM}-heading">Create an API key</h2>
 <form method="post" action="${consolePaths.apiKeys}" class="panel" aria-labelledby="${FORM}-heading">
 ${csrfField(user)}
+${submissionField()}
 ${problemSummary(FORM, form.problems, LABELS)}
 ${textField({ form: FORM, name: 'name', label: LABELS.name, hint: 'To recognise the key by, 1-100 characters.', value: form.values.name, required: true })}
 ${choiceField({ form: FORM, name: 'scopes', label: LABELS.scopes, hint: 'What the key may do. Write does not include read.', kind: 'checkbox', choices: SCOPE_CHOICES, checked: form.values.scopes, problems: form.problems })}
@@ -104,17 +106,16 @@ ${facts([
   ['Scopes', scopeList(key.scopes)],
 ])}
 <p class="actions"><a class="button" href="${consolePaths.apiKeys}">Back to API keys</a></p>`,
-    201,
   );
 }
 
 /** After a roll's redirect: the new key, shown this once. */
-export function rolledApiKeyPage(user: SignedInUser, key: ShownOnceSecret): RenderedPage {
+export function rolledApiKeyPage(user: SignedInUser, key: CreatedApiKeyView): RenderedPage {
   return consolePage(
     { title: 'API key rolled', user, section: 'api-keys' },
     html`<h1>API key rolled</h1>
 <p>Copy the new key now: this is the only time it is shown. The old key works until the time shown in the list, then stops.</p>
-${oneTimeSecret('secret', key.secret, `the new API key ${key.name}`)}
+${oneTimeSecret('secret', key.key ?? '', `the new API key ${key.name}`)}
 ${facts([
   ['Name', key.name],
   ['Id', html`<code>${key.id}</code>`],

@@ -2,7 +2,10 @@ import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { RenderedPage } from '../../platform/pages/page-layout';
 import { CreateOAuthClientDto } from '../../oauth/clients/dto/create-oauth-client.dto';
+import type { CreatedOAuthClientView } from '../../oauth/clients/oauth-client.view';
 import { OAuthClientsService } from '../../oauth/clients/oauth-clients.service';
+import { FormSubmissions } from '../access/form-submissions';
+import { ShownOnce } from '../access/shown-once';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
 import { checkAs, FormFields, listOf, pageOf, textOf } from '../console-form';
 import { ConsolePages } from '../console-pages.decorator';
@@ -13,7 +16,11 @@ import { CLIENT_TYPES, createdOAuthClientPage, OAuthClientForm, oauthClientsPage
 /** OAuth clients: list, register (a confidential client's secret shown once) and delete. */
 @ConsolePages('oauth-clients')
 export class OAuthClientPagesController {
-  constructor(private readonly clients: OAuthClientsService) {}
+  constructor(
+    private readonly clients: OAuthClientsService,
+    private readonly submissions: FormSubmissions,
+    private readonly shownOnce: ShownOnce,
+  ) {}
 
   @Get()
   async list(@SignedIn() user: SignedInUser, @Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
@@ -38,7 +45,20 @@ export class OAuthClientPagesController {
       sendPage(res, await this.listPage(user, {}, state));
       return;
     }
-    sendPage(res, createdOAuthClientPage(user, await this.clients.create(user.auth, checked.value)));
+    const created = await this.submissions.once(user, form, consolePaths.oauthClients, async () => {
+      const client = await this.clients.create(user.auth, checked.value);
+      await this.shownOnce.hold(user, consolePaths.oauthClientCreated(client.id), client);
+      return consolePaths.oauthClientCreated(client.id);
+    });
+    seeOther(res, created);
+  }
+
+  /** The new client with its secret, once; seen again, the list says the secret is not shown twice. */
+  @Get(':id/created')
+  async created(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const client = await this.shownOnce.take<CreatedOAuthClientView>(user, consolePaths.oauthClientCreated(id));
+    if (client) sendPage(res, createdOAuthClientPage(user, client));
+    else seeOther(res, withNotice(consolePaths.oauthClients, 'shown'));
   }
 
   @Post(':id/delete')

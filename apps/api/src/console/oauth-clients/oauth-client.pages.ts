@@ -5,13 +5,16 @@ import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { SCOPE_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, choiceField, csrfField, problemSummary, textField } from '../rendering/forms';
+import { actionButton, choiceField, csrfField, problemSummary, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { badge, facts, noticeFor, offsetPager, oneTimeSecret, records, timestamp } from '../rendering/page-parts';
 
 const FORM = 'new-client';
 const LABELS = { name: 'Name', redirect_uris: 'Redirect URIs', scopes: 'Scopes', confidential: 'Client type' };
-const NOTICES = { deleted: 'The OAuth client is deleted: its codes and tokens stopped working at once.' };
+const NOTICES = {
+  deleted: 'The OAuth client is deleted: its codes and tokens stopped working at once.',
+  shown: "A new client's secret was shown once and is not shown again. If it was not copied, delete the client and register another.",
+};
 
 export const CLIENT_TYPES = { confidential: 'confidential', public: 'public' } as const;
 
@@ -65,6 +68,7 @@ ${offsetPager(input.meta)}
 <h2 id="${FORM}-heading">Register an OAuth client</h2>
 <form method="post" action="${consolePaths.oauthClients}" class="panel" aria-labelledby="${FORM}-heading">
 ${csrfField(user)}
+${submissionField()}
 ${problemSummary(FORM, form.problems, LABELS)}
 ${textField({ form: FORM, name: 'name', label: LABELS.name, hint: 'Shown to users on the consent page.', value: form.values.name, required: true, problems: form.problems })}
 ${textField({ form: FORM, name: 'redirect_uris', label: LABELS.redirect_uris, hint: 'One per line: https, or http on 127.0.0.1, [::1] or localhost; no fragment.', value: form.values.redirectUris, multiline: true, required: true, problems: form.problems })}
@@ -103,6 +107,5 @@ ${facts([
   ['Scopes', codeList(client.scopes)],
 ])}
 <p class="actions"><a class="button" href="${consolePaths.oauthClients}">Back to OAuth clients</a></p>`,
-    201,
   );
 }

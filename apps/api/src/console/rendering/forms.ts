@@ -1,11 +1,17 @@
 import type { FieldProblem } from '@app/common';
 import { hiddenInputs } from '../../platform/pages/page-layout';
+import { newSubmissionToken, SUBMISSION_FIELD } from '../access/form-token';
 import type { SignedInUser } from '../access/signed-in-user';
 import { Html, html } from './html';
 
 /** The CSRF field of every console form: the session's token, as on the OAuth consent page. */
 export function csrfField(user: SignedInUser): Html {
   return new Html(hiddenInputs({ csrf_token: user.csrfToken }));
+}
+
+/** The one-time token of a form that creates something: sent twice, it creates once (FormSubmissions). */
+export function submissionField(): Html {
+  return new Html(hiddenInputs({ [SUBMISSION_FIELD]: newSubmissionToken() }));
 }
 
 export interface Choice {

@@ -1,10 +1,9 @@
 import type { RenderedPage } from '../../platform/pages/page-layout';
-import type { WebhookView } from '../../webhooks/webhook.view';
-import type { ShownOnceSecret } from '../access/shown-once-secrets';
+import type { RotatedSecretView, WebhookView } from '../../webhooks/webhook.view';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, csrfField, selectField, textField } from '../rendering/forms';
+import { actionButton, csrfField, selectField, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { facts, oneTimeSecret, timestamp } from '../rendering/page-parts';
 
@@ -52,6 +51,7 @@ ${textField({ form: RECOVER_FORM, name: 'since', label: 'Since', hint: 'As 2026-
 <h2 id="${ROTATE_FORM}-heading">Rotate the signing secret</h2>
 <form method="post" action="${consolePaths.webhookRotate(webhook.id)}" class="panel" aria-labelledby="${ROTATE_FORM}-heading">
 ${csrfField(user)}
+${submissionField()}
 <p>A new secret, shown once. Until the time chosen, every delivery is signed with both secrets, so that your receiver switches without a failed delivery.</p>
 ${selectField({ form: ROTATE_FORM, name: 'expires_in', label: 'The previous secret keeps signing for', choices: OVERLAPS })}
 <button type="submit">Rotate the secret</button>
@@ -67,15 +67,15 @@ ${selectField({ form: FILTER_FORM, name: 'status', label: 'Show', choices: STATU
 }
 
 /** After a rotation's redirect: the new secret, shown this once, and until when the previous one signs too. */
-export function rotatedSecretPage(user: SignedInUser, webhook: WebhookView, rotated: ShownOnceSecret): RenderedPage {
+export function rotatedSecretPage(user: SignedInUser, webhook: WebhookView, rotated: RotatedSecretView): RenderedPage {
   return consolePage(
     { title: 'Signing secret rotated', user, section: 'webhooks' },
     html`<h1>Signing secret rotated</h1>
 <p>Copy the new secret now: this is the only time it is shown. Deliveries carry both signatures until the previous secret expires; switch your receiver before then.</p>
-${oneTimeSecret('secret', rotated.secret, 'the new signing secret')}
+${oneTimeSecret('secret', rotated.secret ?? '', 'the new signing secret')}
 ${facts([
   ['Webhook', webhook.url],
-  ['Previous secret signs until', timestamp(rotated.previousExpiresAt ?? null)],
+  ['Previous secret signs until', timestamp(rotated.previous_secret_expires_at)],
 ])}
 <p class="actions"><a class="button" href="${consolePaths.webhook(webhook.id)}">Back to the webhook</a></p>`,
   );

@@ -9,8 +9,10 @@ import { RecoverWebhookDto } from '../../webhooks/dto/recover-webhook.dto';
 import { RotateWebhookSecretDto } from '../../webhooks/dto/rotate-webhook-secret.dto';
 import { TestWebhookDto } from '../../webhooks/dto/test-webhook.dto';
 import { UpdateWebhookDto } from '../../webhooks/dto/update-webhook.dto';
+import type { CreatedWebhookView, RotatedSecretView } from '../../webhooks/webhook.view';
 import { WebhooksService } from '../../webhooks/webhooks.service';
-import { ShownOnceSecrets } from '../access/shown-once-secrets';
+import { FormSubmissions } from '../access/form-submissions';
+import { ShownOnce } from '../access/shown-once';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
 import { checkAs, FormFields, listOf, optionalTextOf, pageOf, textOf, validAs } from '../console-form';
 import { ConsolePages } from '../console-pages.decorator';
@@ -28,7 +30,8 @@ export class WebhookPagesController {
   constructor(
     private readonly webhooks: WebhooksService,
     private readonly events: EventsService,
-    private readonly shownOnce: ShownOnceSecrets,
+    private readonly submissions: FormSubmissions,
+    private readonly shownOnce: ShownOnce,
   ) {}
 
   @Get()
@@ -45,13 +48,28 @@ export class WebhookPagesController {
       sendPage(res, await this.listPage(user, {}, { values, problems: checked.problems }));
       return;
     }
+    let created: string;
     try {
-      sendPage(res, createdWebhookPage(user, await this.webhooks.create(user.auth, checked.value)));
+      created = await this.submissions.once(user, form, consolePaths.webhooks, async () => {
+        const webhook = await this.webhooks.create(user.auth, checked.value);
+        await this.shownOnce.hold(user, consolePaths.webhookCreated(webhook.id), webhook);
+        return consolePaths.webhookCreated(webhook.id);
+      });
     } catch (error) {
       // The service's own refusal of a URL (a private host, a name that does not resolve) is about the form.
       if (!(error instanceof ValidationError)) throw error;
       sendPage(res, await this.listPage(user, {}, { values, problems: error.details ?? [] }));
+      return;
     }
+    seeOther(res, created);
+  }
+
+  /** The new webhook with its signing secret, once; seen again, the webhook's own page, which never shows it. */
+  @Get(':id/created')
+  async created(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const webhook = await this.shownOnce.take<CreatedWebhookView>(user, consolePaths.webhookCreated(id));
+    if (webhook) sendPage(res, createdWebhookPage(user, webhook));
+    else seeOther(res, withNotice(consolePaths.webhook(id), 'shown'));
   }
 
   @Get(':id')
@@ -98,29 +116,26 @@ export class WebhookPagesController {
     seeOther(res, withNotice(consolePaths.webhook(id), 'resumed'));
   }
 
-  /** Rotates the secret, then redirects to the one page that shows the new one. */
+  /** Rotates the secret once per form, then redirects to the one page that shows the new one. */
   @Post(':id/rotate')
   async rotate(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const input = await validAs(RotateWebhookSecretDto, { expires_in: queryInteger(textOf(req.body as FormFields, 'expires_in')) });
-    const rotated = await this.webhooks.rotateSecret(user.auth, id, input);
-    const token = await this.shownOnce.keep(user.auth.userId, {
-      id,
-      name: id,
-      secret: rotated.secret ?? '',
-      previousExpiresAt: rotated.previous_secret_expires_at,
+    const form = req.body as FormFields;
+    const input = await validAs(RotateWebhookSecretDto, { expires_in: queryInteger(textOf(form, 'expires_in')) });
+    const rotated = await this.submissions.once(user, form, consolePaths.webhook(id), async () => {
+      const view = await this.webhooks.rotateSecret(user.auth, id, input);
+      await this.shownOnce.hold(user, consolePaths.webhookRotated(id), view);
+      return consolePaths.webhookRotated(id);
     });
-    seeOther(res, consolePaths.webhookRotated(id, token));
+    seeOther(res, rotated);
   }
 
-  @Get(':id/rotated/:token')
-  async rotated(@SignedIn() user: SignedInUser, @Param('id') id: string, @Param('token') token: string, @Res() res: Response): Promise<void> {
+  /** The new signing secret, once; seen again, the webhook's own page says so. */
+  @Get(':id/rotated')
+  async rotated(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
     const webhook = await this.webhooks.get(user.auth, id);
-    const shown = await this.shownOnce.take(user.auth.userId, token);
-    if (!shown || shown.id !== webhook.id) {
-      seeOther(res, withNotice(consolePaths.webhook(id), 'secret-gone'));
-      return;
-    }
-    sendPage(res, rotatedSecretPage(user, webhook, shown));
+    const rotated = await this.shownOnce.take<RotatedSecretView>(user, consolePaths.webhookRotated(id));
+    if (rotated) sendPage(res, rotatedSecretPage(user, webhook, rotated));
+    else seeOther(res, withNotice(consolePaths.webhook(id), 'secret-gone'));
   }
 
   /** "Send failed deliveries again since ...": a disabled webhook is enabled first, as the page says. */

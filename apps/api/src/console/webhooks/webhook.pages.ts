@@ -5,7 +5,7 @@ import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { EVENT_KIND_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, choiceField, csrfField, problemSummary, selectField, textField } from '../rendering/forms';
+import { actionButton, choiceField, csrfField, problemSummary, selectField, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { badge, facts, noticeFor, offsetPager, oneTimeSecret, records, textBlock, timestamp } from '../rendering/page-parts';
 import { deliveryFilter, lifecyclePanels } from './webhook-lifecycle.pages';
@@ -24,6 +24,7 @@ const WEBHOOK_NOTICES = {
   resumed: 'The webhook is enabled again: its held deliveries are on their way, oldest first.',
   recovered: 'The failed deliveries of that window are queued again, each with a fresh schedule.',
   'secret-gone': 'That new secret was shown already: it is shown only once. Rotate again if you did not copy it.',
+  shown: 'The signing secret of a new webhook is shown once and is not shown again.',
 };
 const DELIVERY_NOTICES = { retried: 'The delivery is queued again; the new attempt shows below once made.' };
 
@@ -108,6 +109,7 @@ ${offsetPager(input.meta)}
 <h2 id="${NEW_FORM}-heading">Create a webhook</h2>
 <form method="post" action="${consolePaths.webhooks}" class="panel" aria-labelledby="${NEW_FORM}-heading">
 ${csrfField(user)}
+${submissionField()}
 ${problemSummary(NEW_FORM, form.problems, LABELS)}
 ${textField({ form: NEW_FORM, name: 'url', label: LABELS.url, type: 'url', hint: 'An https URL whose host is public.', value: form.values.url, required: true, problems: form.problems })}
 ${textField({ form: NEW_FORM, name: 'description', label: LABELS.description, hint: 'Optional, for you.', value: form.values.description, problems: form.problems })}
@@ -129,7 +131,6 @@ ${facts([
   ['Events', eventList(webhook.events)],
 ])}
 <p class="actions"><a class="button" href="${consolePaths.webhook(webhook.id)}">Go to the webhook</a></p>`,
-    201,
   );
 }
 

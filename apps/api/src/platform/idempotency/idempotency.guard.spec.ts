@@ -1,9 +1,13 @@
 import { ExecutionContext, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
+import { DatabaseError } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
+import type { AppConfig } from '@app/config';
 import { WriteLedger, writeLedgers } from '@app/database';
+import { IdempotencyOutcomeRepository, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
+import { CrashPoints } from './crash-points';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { IdempotencyGuard } from './idempotency.guard';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore } from './idempotency.store';
@@ -19,6 +23,24 @@ function fakeStore(outcome: ClaimOutcome) {
   };
 }
 
+/** An outcome repository whose every call is recorded. */
+function fakeOutcomes() {
+  return {
+    recordAnswer: jest.fn().mockResolvedValue(undefined),
+    discard: jest.fn().mockResolvedValue(undefined),
+    earlierOf: jest.fn().mockResolvedValue(null),
+  };
+}
+
+function guardOf(store: ReturnType<typeof fakeStore>, outcomes = fakeOutcomes()): IdempotencyGuard {
+  return new IdempotencyGuard(
+    store as unknown as IdempotencyStore,
+    outcomes as unknown as IdempotencyOutcomeRepository,
+    new CrashPoints({} as AppConfig),
+    new Reflector(),
+  );
+}
+
 /** The response parts the guard uses, and a promise of what Express finally sends. */
 function fakeResponse() {
   const headers = new Map<string, string>();
@@ -29,6 +51,10 @@ function fakeResponse() {
     headersSent: false,
     getHeader: (name: string) => headers.get(name.toLowerCase()),
     setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), value),
+    status(code: number) {
+      this.statusCode = code;
+      return this;
+    },
     send(body: unknown) {
       sent(body);
       return this;
@@ -53,11 +79,17 @@ function contextFor(res: ReturnType<typeof fakeResponse>['res']): ExecutionConte
 }
 
 describe('IdempotencyGuard', () => {
-  const claim: IdempotencyClaim = { redisKey: 'idempotency:usr_1:k', marker: '{}', heldUntil: 0 };
+  const outcomeKey: OutcomeKey = { accountId: 'usr_1', keyHash: 'k', fingerprint: 'f', claimToken: 't', retentionSeconds: 86400 };
+  const claim: IdempotencyClaim = { redisKey: 'idempotency:usr_1:k', marker: '{}', outcome: outcomeKey, heldUntil: 0 };
 
   /** Claims as the guard does for a request, lets `work` write through the ledger, then sends an answer of `status`. */
-  async function answer(store: ReturnType<typeof fakeStore>, status: number, work: (ledger: WriteLedger) => void = () => undefined) {
-    const guard = new IdempotencyGuard(store as unknown as IdempotencyStore, new Reflector());
+  async function answer(
+    store: ReturnType<typeof fakeStore>,
+    status: number,
+    work: (ledger: WriteLedger) => void = () => undefined,
+    outcomes = fakeOutcomes(),
+  ) {
+    const guard = guardOf(store, outcomes);
     const response = fakeResponse();
     const ledger = new WriteLedger();
     await writeLedgers.run(ledger, () => guard.canActivate(contextFor(response.res)));
@@ -102,6 +134,83 @@ describe('IdempotencyGuard', () => {
     expect(store.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), expect.objectContaining({ status: 201 }));
   });
 
+  /** A transaction of the request committed with the key's outcome row in it. */
+  const committedWithOutcome = (ledger: WriteLedger): void => {
+    const runner = { isTransactionActive: true } as QueryRunner;
+    ledger.beforeCommit(runner, '1234', true);
+    ledger.afterCommit(runner);
+  };
+
+  it('records the answer in the outcome row as well as in Redis, so that it outlasts Redis failing the completion write', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    store.complete.mockRejectedValue(new Error('Command timed out'));
+    const outcomes = fakeOutcomes();
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const { delivered } = await answer(store, 201, committedWithOutcome, outcomes);
+    expect(await delivered).toBe('{"error":{}}');
+    expect(outcomes.recordAnswer).toHaveBeenCalledWith(outcomeKey, expect.objectContaining({ status: 201, body: '{"error":{}}' }));
+    expect(logged).toHaveBeenCalledWith(expect.anything(), 'Could not store the answer of an idempotent request');
+    logged.mockRestore();
+  });
+
+  it('records no answer for a request that wrote no outcome row, and removes the mark of a write refused', async () => {
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const outcomes = fakeOutcomes();
+    await answer(store, 201, undefined, outcomes);
+    expect(outcomes.recordAnswer).not.toHaveBeenCalled();
+
+    const refused = fakeOutcomes();
+    const markedThenRefused = (ledger: WriteLedger): void => {
+      ledger.marked();
+      const runner = { isTransactionActive: false } as QueryRunner;
+      ledger.sending(runner, 'INSERT INTO api_keys ...');
+      ledger.answered(runner, false, Object.assign(new DatabaseError('deadlock detected', 0, 'error'), { code: '40P01' }));
+    };
+    await answer(fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } }), 503, markedThenRefused, refused);
+    expect(refused.discard).toHaveBeenCalledWith(outcomeKey);
+  });
+
+  it('a retry stopped by the outcome row of an earlier request settles its key in Redis as that row says, and leaves the row alone', async () => {
+    const earlierAnswer = { status: 201, headers: { etag: '"1"' }, body: '{"data":{"id":"res_1"}}' };
+    const stoppedBy = (response: typeof earlierAnswer | null) => (ledger: WriteLedger) => {
+      expect(() => ledger.checkOutcome({ ours: false, same_request: true, response, took_effect: true, xact_id: null })).toThrow();
+    };
+    const replayed = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const outcomes = fakeOutcomes();
+    await answer(replayed, 201, stoppedBy(earlierAnswer), outcomes);
+    expect(replayed.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), earlierAnswer);
+    expect(outcomes.recordAnswer).not.toHaveBeenCalled();
+
+    const lost = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    await answer(lost, 409, stoppedBy(null));
+    expect(lost.leaveUnsettled).toHaveBeenCalledWith(expect.anything(), expect.any(String), {
+      committed: true,
+      transactionsInDoubt: [],
+      statementsInDoubt: false,
+    });
+  });
+
+  it('a refusal before any write answers what an earlier request with the key came to, and a refusal without one stands', async () => {
+    const earlierAnswer = { status: 200, headers: { etag: '"2"' }, body: '{"data":{"id":"res_1"}}' };
+    const outcomes = fakeOutcomes();
+    outcomes.earlierOf.mockResolvedValue({ sameRequest: true, answer: earlierAnswer, tookEffect: true });
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const { res, headers, delivered } = await answer(store, 412, undefined, outcomes);
+    expect(await delivered).toBe(earlierAnswer.body);
+    expect(res.statusCode).toBe(200);
+    expect(headers.get('idempotent-replayed')).toBe('true');
+    expect(headers.get('etag')).toBe('"2"');
+    expect(outcomes.earlierOf).toHaveBeenCalledWith(outcomeKey);
+    expect(store.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), earlierAnswer);
+
+    const alone = fakeOutcomes();
+    const refused = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const refusal = await answer(refused, 412, undefined, alone);
+    expect(await refusal.delivered).toBe('{"error":{}}');
+    expect(refusal.res.statusCode).toBe(412);
+    expect(refused.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), expect.objectContaining({ status: 412 }));
+  });
+
   it('when Redis does not take the release, the answer asks for a wait that covers what the claim still holds', async () => {
     const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 5500 } });
     store.release.mockRejectedValue(new Error('Connection is closed.'));
@@ -113,7 +222,7 @@ describe('IdempotencyGuard', () => {
   });
 
   it('answers 409 with the seconds a running claim still holds, and 409 answer_lost for an unsettled key', async () => {
-    const guard = (outcome: ClaimOutcome) => new IdempotencyGuard(fakeStore(outcome) as unknown as IdempotencyStore, new Reflector());
+    const guard = (outcome: ClaimOutcome) => guardOf(fakeStore(outcome));
     const refusal = (outcome: ClaimOutcome) =>
       writeLedgers.run(new WriteLedger(), () => Promise.resolve(guard(outcome).canActivate(contextFor(fakeResponse().res)))).catch((error: unknown) => error);
 

@@ -2,11 +2,14 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
-import { WriteLedger, writeLedgers, WriteOutcome } from '@app/database';
+import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from '@app/database';
+import { EarlierOutcome, IdempotencyOutcomeRepository } from '@app/database/repositories/idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
+import { renderError } from '../filters/app-exception.filter';
 import { PreparedAnswer } from '../http/prepared-answer';
 import { captureSends } from '../http/send-capture';
-import { IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
+import { CrashPoints } from './crash-points';
+import { ClaimOutcome, IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -33,6 +36,41 @@ export function tookNoEffect(writes: WriteOutcome): boolean {
   return !writes.committed && !writes.statementsInDoubt && writes.transactionsInDoubt.length === 0;
 }
 
+/** The answer to a request whose key is not free: a replay, or why it does not run. */
+function answerToTakenKey(outcome: Exclude<ClaimOutcome, { kind: 'claimed' }>): Error {
+  switch (outcome.kind) {
+    case 'completed':
+      return new IdempotentReplay(outcome.response);
+    case 'in_progress':
+      return new AppError(
+        'idempotency_key_in_progress',
+        `A request with this Idempotency-Key is still being processed. Retry in ${outcome.retryAfterSeconds} seconds.`,
+        undefined,
+        { 'Retry-After': String(outcome.retryAfterSeconds) },
+      );
+    case 'answer_lost':
+      return new AppError(
+        'idempotency_key_answer_lost',
+        outcome.tookEffect
+          ? 'The first request with this Idempotency-Key took effect, but its answer was lost. Read the result back; it is not run again.'
+          : 'The first request with this Idempotency-Key lost its database connection while committing, so it may have taken effect. ' +
+              'Check whether it did; it is not run again. Send it with a new key if it did not.',
+      );
+    case 'reused':
+      return new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different request (method, path or body). Use a new key.',
+      );
+  }
+}
+
+/** What the outcome row of an earlier request with the key tells a retry that Redis let through. */
+function claimOutcomeOf(earlier: EarlierOutcome): Exclude<ClaimOutcome, { kind: 'claimed' }> {
+  if (!earlier.sameRequest) return { kind: 'reused' };
+  if (earlier.answer !== null) return { kind: 'completed', response: earlier.answer };
+  return { kind: 'answer_lost', tookEffect: earlier.tookEffect };
+}
+
 /**
  * `Idempotency-Key` on every authenticated POST and PATCH (docs/api.md#idempotency), scoped to the
  * account. The last guard claims the key, so a request refused by authentication, scopes or the
@@ -40,6 +78,11 @@ export function tookNoEffect(writes: WriteOutcome): boolean {
  * captured where Express sends it, after the envelope and the exception filter, and stored
  * before it leaves: a client that has the answer can always replay it. A guard rather than an
  * interceptor: Nest wraps every route in each global interceptor, and this rule concerns writes.
+ *
+ * Redis holds the claim and the answers replays read; PostgreSQL holds what a write came to, in
+ * the write's own transaction (the write ledger records it), so that a retry Redis lets through
+ * after a crash, or after Redis lost the completion, stops at its first write and answers what
+ * the earlier request left.
  */
 @Injectable()
 export class IdempotencyGuard implements CanActivate {
@@ -47,6 +90,8 @@ export class IdempotencyGuard implements CanActivate {
 
   constructor(
     private readonly store: IdempotencyStore,
+    private readonly outcomes: IdempotencyOutcomeRepository,
+    private readonly crashes: CrashPoints,
     private readonly reflector: Reflector,
   ) {}
 
@@ -66,34 +111,10 @@ export class IdempotencyGuard implements CanActivate {
     if (!ledger) throw new Error('A keyed write reached the Idempotency-Key guard without its write ledger (writeLedgerMiddleware)');
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
     const outcome = await this.store.claim(userId, key, fingerprint);
-    switch (outcome.kind) {
-      case 'claimed':
-        ledger.start();
-        this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, ledger, fingerprint, this.secretFields(context));
-        return true;
-      case 'completed':
-        throw new IdempotentReplay(outcome.response);
-      case 'in_progress':
-        throw new AppError(
-          'idempotency_key_in_progress',
-          `A request with this Idempotency-Key is still being processed. Retry in ${outcome.retryAfterSeconds} seconds.`,
-          undefined,
-          { 'Retry-After': String(outcome.retryAfterSeconds) },
-        );
-      case 'answer_lost':
-        throw new AppError(
-          'idempotency_key_answer_lost',
-          outcome.tookEffect
-            ? 'The first request with this Idempotency-Key took effect, but its answer was lost. Read the result back; it is not run again.'
-            : 'The first request with this Idempotency-Key lost its database connection while committing, so it may have taken effect. ' +
-                'Check whether it did; it is not run again. Send it with a new key if it did not.',
-        );
-      case 'reused':
-        throw new AppError(
-          'idempotency_key_reused',
-          'This Idempotency-Key was already used for a different request (method, path or body). Use a new key.',
-        );
-    }
+    if (outcome.kind !== 'claimed') throw answerToTakenKey(outcome);
+    ledger.start({ key: outcome.claim.outcome, settledEarlier: (earlier) => answerToTakenKey(claimOutcomeOf(earlier)) });
+    this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, ledger, fingerprint, this.secretFields(context));
+    return true;
   }
 
   private secretFields(context: ExecutionContext): string[] {
@@ -108,9 +129,10 @@ export class IdempotencyGuard implements CanActivate {
       if (captured) return send(body);
       captured = true;
       stopHolding();
-      void this.settle(res, claim, ledger.finish(), fingerprint, body, secretFields).finally(() => {
+      const writes = ledger.finish();
+      void this.settle(res, claim, writes, ledger.keyedOutcome, fingerprint, body, secretFields).then((answer) => {
         try {
-          send(body);
+          send(answer);
         } catch (error) {
           this.logger.error({ err: error }, 'Could not send the answer of an idempotent request');
         }
@@ -120,24 +142,43 @@ export class IdempotencyGuard implements CanActivate {
   }
 
   /**
-   * Stores a replayable answer. An error frees the key at once when nothing the request wrote
-   * committed or can still commit (a transaction ends with its ROLLBACK or its connection; only a
-   * COMMIT that went out unanswered may still have committed); otherwise the key keeps what the
-   * writes came to, for a retry to learn instead of writing twice.
+   * Stores a replayable answer, in Redis for replays and in the request's outcome row in
+   * PostgreSQL, which outlasts a crash before Redis has it. An error frees the key at once when
+   * nothing the request wrote committed or can still commit (a transaction ends with its ROLLBACK
+   * or its connection; only a COMMIT that went out unanswered may still have committed);
+   * otherwise the key keeps what the writes came to, for a retry to learn instead of writing twice.
+   * Answers the body to send: the captured one, or what an earlier request with the key came to.
    */
   private async settle(
     res: Response,
     claim: IdempotencyClaim,
     writes: WriteOutcome,
+    keyed: KeyedOutcome,
     fingerprint: string,
     body: unknown,
     secretFields: string[],
-  ): Promise<void> {
+  ): Promise<unknown> {
     try {
+      if (writes.committed) this.crashes.reach('after_commit');
+      // A refusal before any write may come from the state an earlier request with the key left
+      // (the version its If-Match named has moved on): what that request came to is the answer.
+      const earlier =
+        keyed.earlier ??
+        (!keyed.recorded && res.statusCode >= 400 && isReplayable(res.statusCode) ? await this.outcomes.earlierOf(claim.outcome) : null);
+      if (earlier) {
+        const answer = keyed.earlier ? body : answerInPlace(res, earlier);
+        await this.settleAsEarlier(claim, fingerprint, earlier);
+        return answer;
+      }
       if (!isReplayable(res.statusCode)) {
-        if (tookNoEffect(writes)) await this.store.release(claim);
-        else await this.store.leaveUnsettled(claim, fingerprint, writes);
-        return;
+        if (tookNoEffect(writes)) {
+          // Only a mark before a write outside a transaction outlives a write that took no effect.
+          if (keyed.recorded) await this.outcomes.discard(claim.outcome);
+          await this.store.release(claim);
+        } else {
+          await this.store.leaveUnsettled(claim, fingerprint, writes);
+        }
+        return body;
       }
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
@@ -145,10 +186,16 @@ export class IdempotencyGuard implements CanActivate {
         if (value !== undefined) headers[name] = String(value);
       }
       const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : null;
-      // A one-time secret is never written to Redis: the replay answers the record without it.
+      // A one-time secret is never stored: the replay answers the record without it.
       const stored = text === null ? { body: null, omitted: [] } : withoutOneTimeSecrets(text, secretFields);
       if (stored.omitted.length > 0) headers[SECRET_OMITTED_HEADER.toLowerCase()] = stored.omitted.join(', ');
-      await this.store.complete(claim, fingerprint, { status: res.statusCode, headers, body: stored.body });
+      const response: StoredResponse = { status: res.statusCode, headers, body: stored.body };
+      const recorded = keyed.recorded ? this.outcomes.recordAnswer(claim.outcome, response) : Promise.resolve();
+      if (this.crashes.armed('before_completion')) {
+        await recorded;
+        this.crashes.reach('before_completion');
+      }
+      await Promise.all([recorded, this.store.complete(claim, fingerprint, response)]);
     } catch (error) {
       this.logger.error({ err: error }, 'Could not store the answer of an idempotent request');
       // Redis did not take it: the claim holds until its lease runs out, and a wait the answer asks for covers that.
@@ -157,6 +204,20 @@ export class IdempotencyGuard implements CanActivate {
         res.setHeader('Retry-After', String(waitSeconds));
       }
     }
+    return body;
+  }
+
+  /** The key in Redis takes what the earlier request's row says, so that later retries learn it there. */
+  private async settleAsEarlier(claim: IdempotencyClaim, fingerprint: string, earlier: EarlierOutcome): Promise<void> {
+    const outcome = claimOutcomeOf(earlier);
+    if (outcome.kind === 'completed') await this.store.complete(claim, fingerprint, outcome.response);
+    else if (outcome.kind === 'answer_lost') {
+      await this.store.leaveUnsettled(claim, fingerprint, {
+        committed: outcome.tookEffect,
+        transactionsInDoubt: [],
+        statementsInDoubt: !outcome.tookEffect,
+      });
+    } else await this.store.release(claim);
   }
 }
 
@@ -168,10 +229,26 @@ class IdempotentReplay extends PreparedAnswer {
   }
 
   write(res: Response): void {
+    const body = this.prepare(res);
+    if (body === null) res.send();
+    else res.send(body);
+  }
+
+  /** Sets the stored status and headers; answers the stored body. */
+  prepare(res: Response): string | null {
     res.setHeader(REPLAYED_HEADER, 'true');
     for (const [name, value] of Object.entries(this.stored.headers)) res.setHeader(name, value);
     res.status(this.stored.status);
-    if (this.stored.body === null) res.send();
-    else res.send(this.stored.body);
+    return this.stored.body;
   }
+}
+
+/** Turns a captured answer that is not sent yet into what an earlier request with the key came to; answers the body to send. */
+function answerInPlace(res: Response, earlier: EarlierOutcome): string | undefined {
+  const answer = answerToTakenKey(claimOutcomeOf(earlier));
+  if (answer instanceof IdempotentReplay) return answer.prepare(res) ?? undefined;
+  const error = answer as AppError;
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  res.status(error.status);
+  return JSON.stringify(renderError(error));
 }

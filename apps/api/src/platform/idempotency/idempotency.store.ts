@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { REDIS, RedisClient, TransactionStatuses, WriteOutcome } from '@app/database';
+import { IdempotentAnswer, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
 
 /** How long a finished answer is replayed (docs/api.md#idempotency). */
 export const RESULT_TTL_SECONDS = 24 * 60 * 60;
@@ -14,12 +15,7 @@ const CLAIM_RENEWAL_MS = 2000;
 /** A request still unanswered after this stops holding its key, so that a handler that never answers cannot keep it. */
 const CLAIM_RENEWAL_LIMIT_MS = 60_000;
 
-export interface StoredResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** The body as sent, or null for an answer without one. */
-  body: string | null;
-}
+export type StoredResponse = IdempotentAnswer;
 
 interface RunningEntry {
   state: 'running';
@@ -45,6 +41,8 @@ type Entry = RunningEntry | DoneEntry | UnsettledEntry;
 export interface IdempotencyClaim {
   redisKey: string;
   marker: string;
+  /** The key's outcome row in PostgreSQL, which the request's first write records. */
+  outcome: OutcomeKey;
   /** When the claim expires at the latest unless renewed (epoch ms): the last SET or renewal sent, plus the lease. */
   heldUntil: number;
 }
@@ -83,14 +81,16 @@ export class IdempotencyStore {
   ) {}
 
   async claim(accountId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
-    const redisKey = `idempotency:${accountId}:${createHash('sha256').update(key).digest('base64url')}`;
+    const keyHash = createHash('sha256').update(key).digest('base64url');
+    const redisKey = `idempotency:${accountId}:${keyHash}`;
     const running: RunningEntry = { state: 'running', fingerprint, token: randomUUID() };
     const marker = JSON.stringify(running);
+    const outcome: OutcomeKey = { accountId, keyHash, fingerprint, claimToken: running.token, retentionSeconds: RESULT_TTL_SECONDS };
     // A second round covers an unsettled entry another request took over meanwhile.
     for (let attempt = 0; attempt < 2; attempt++) {
       const sentAt = Date.now();
       const [taken, existing, ttlMs] = (await this.redis.eval(CLAIM_SCRIPT, 1, redisKey, marker, CLAIM_LEASE_MS)) as [number, string, number];
-      if (taken === 1) return { kind: 'claimed', claim: { redisKey, marker, heldUntil: sentAt + CLAIM_LEASE_MS } };
+      if (taken === 1) return { kind: 'claimed', claim: { redisKey, marker, outcome, heldUntil: sentAt + CLAIM_LEASE_MS } };
       const stored = JSON.parse(existing) as Entry;
       if (stored.fingerprint !== fingerprint) return { kind: 'reused' };
       if (stored.state === 'running') return { kind: 'in_progress', retryAfterSeconds: retryAfterSeconds(ttlMs) };
@@ -99,7 +99,7 @@ export class IdempotencyStore {
       if (settled !== 'never_committed') return settled;
       const takeoverAt = Date.now();
       if ((await this.redis.eval(REPLACE_SCRIPT, 1, redisKey, existing, marker, CLAIM_LEASE_MS)) === 'OK') {
-        return { kind: 'claimed', claim: { redisKey, marker, heldUntil: takeoverAt + CLAIM_LEASE_MS } };
+        return { kind: 'claimed', claim: { redisKey, marker, outcome, heldUntil: takeoverAt + CLAIM_LEASE_MS } };
       }
     }
     return { kind: 'in_progress', retryAfterSeconds: 1 };

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayNotEmpty, ArrayUnique, IsArray, IsIn, IsOptional, IsString, isURL, Length, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
-import { EVENT_KINDS } from '@app/common';
+import { EVENT_KINDS, isLoopbackHttpUrl } from '@app/common';
 
 /** The longest name DNS can carry (RFC 1035 §2.3.4, less the root's dot). */
 const MAX_HOSTNAME_LENGTH = 253;
@@ -10,24 +10,29 @@ const MAX_HOSTNAME_LENGTH = 253;
  * An https URI as the OpenAPI document promises (`format: uri`: ASCII, so an international name
  * goes as punycode) that validator.js and Node's URL parser both read: validator.js accepts
  * hosts Node cannot parse (an IPv6 zone id, `[fe80::1%25eth0]`), which the service and the
- * worker would then fail on. A longer name than DNS carries could never be delivered to.
+ * worker would then fail on. A longer name than DNS carries could never be delivered to. An
+ * http URI passes only to a loopback host, which the service then takes or refuses by its setting.
  */
-function isHttpsUrl(value: unknown): boolean {
+function isWebhookUrl(value: unknown): boolean {
   if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value)) return false;
-  if (!isURL(value, { protocols: ['https'], require_protocol: true, require_tld: false, require_valid_protocol: true })) return false;
-  return URL.canParse(value) && new URL(value).hostname.length <= MAX_HOSTNAME_LENGTH;
+  if (!isURL(value, { protocols: ['https', 'http'], require_protocol: true, require_tld: false, require_valid_protocol: true })) return false;
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'https:' || isLoopbackHttpUrl(url)) && url.hostname.length <= MAX_HOSTNAME_LENGTH;
 }
 
 /** Checks a field only when it is sent: omitted keeps the value, and `null` is refused, since none of these can be cleared. */
 export const WhenSent = (): PropertyDecorator => ValidateIf((_dto, value: unknown) => value !== undefined);
 
-/** `url`: https only (docs/api.md#webhook-urls); private addresses are refused by the service. */
+/** `url`: https, or http to a loopback host where allowed (docs/api.md#webhook-urls); private addresses are refused by the service. */
 export function WebhookUrlField(required: boolean): PropertyDecorator {
   const doc = {
     format: 'uri',
-    pattern: '^https://',
+    pattern: '^https?://',
     maxLength: 2048,
-    description: 'An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one).',
+    description:
+      'An https URL whose host resolves to public addresses only (no loopback, private, link-local or reserved one). ' +
+      'A service run for local development (WEBHOOK_ALLOW_LOOPBACK_HTTP) also takes http:// to a loopback host.',
     example: 'https://example.com/webhooks/rms',
   };
   return applyDecorators(
@@ -36,7 +41,7 @@ export function WebhookUrlField(required: boolean): PropertyDecorator {
     IsString({ message: 'must be a string' }),
     MaxLength(2048, { message: 'must be at most 2048 characters' }),
     ValidateBy(
-      { name: 'isHttpsUrl', validator: { validate: isHttpsUrl } },
+      { name: 'isWebhookUrl', validator: { validate: isWebhookUrl } },
       { message: 'must be an https:// URL, in ASCII (punycode for an international host name)' },
     ),
   );
