@@ -139,6 +139,55 @@ describe('Developer console: lifecycle of keys and webhooks', () => {
     expect(formAnswers.map((answer) => answer.status)).toEqual([303, 303, 303, 303]);
   }, PAGE_FLOW_MS);
 
+  /** Sends the form at `action` with the one-time token it had at first, as a second click or a restored page does. */
+  async function sendAgain(action: string, submission: string): Promise<{ status: number; location: string | null }> {
+    const form = page.locator(`form[action="${action}"]`);
+    await form.locator('input[name="submission"]').evaluate((input: { value: string }, first: string) => (input.value = first), submission);
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST'),
+      form.getByRole('button').click(),
+    ]);
+    await page.waitForLoadState();
+    return { status: answer.status(), location: await answer.headerValue('location') };
+  }
+
+  it('rolls a key and rotates a secret once when the same form is sent again', async () => {
+    const key = await apiData<{ id: string }>('/v2/api-keys', { method: 'POST', body: JSON.stringify({ name: 'Rolled once', scopes: ['read:resources'] }) });
+    const roll = `/console/api-keys/${key.id}/roll`;
+    await page.goto(`${t.url}/console/api-keys`);
+    const rollToken = await page.locator(`form[action="${roll}"] input[name="submission"]`).inputValue();
+    await page.locator(`form[action="${roll}"]`).getByRole('button').click();
+    await page.getByRole('heading', { name: 'API key rolled' }).waitFor();
+    const rolledAt = new URL(page.url()).pathname;
+    expect(rolledAt).toMatch(/^\/console\/api-keys\/key_[0-9A-Z]+\/rolled$/);
+    const rolledSecret = (await page.locator('#secret').textContent()) ?? '';
+
+    await page.goto(`${t.url}/console/api-keys`);
+    expect(await sendAgain(roll, rollToken)).toEqual({ status: 303, location: rolledAt });
+    await expect(page.getByRole('status').textContent()).resolves.toContain('shown only once');
+    expect(await page.content()).not.toContain(rolledSecret);
+    const keys = await apiData<Array<{ name: string }>>('/v2/api-keys');
+    expect(keys.filter((listed) => listed.name === 'Rolled once')).toHaveLength(2);
+
+    const hook = await apiData<{ id: string; secret: string }>('/v2/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: 'https://hooks.example.com/once', events: ['resource.created'] }),
+    });
+    const rotate = `/console/webhooks/${hook.id}/rotate`;
+    await page.goto(`${t.url}/console/webhooks/${hook.id}`);
+    const rotateToken = await page.locator(`form[action="${rotate}"] input[name="submission"]`).inputValue();
+    await page.getByRole('button', { name: 'Rotate the secret' }).click();
+    await page.getByRole('heading', { name: 'Signing secret rotated' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/console/webhooks/${hook.id}/rotated`);
+    const secret = (await page.locator('#secret').textContent()) ?? '';
+
+    await page.goto(`${t.url}/console/webhooks/${hook.id}`);
+    expect(await sendAgain(rotate, rotateToken)).toEqual({ status: 303, location: `/console/webhooks/${hook.id}/rotated` });
+    await expect(page.getByRole('status').textContent()).resolves.toContain('shown only once');
+    const [row] = await db.query('SELECT secret, previous_secret FROM webhooks WHERE id = $1', [hook.id]);
+    expect(row).toEqual({ secret, previous_secret: hook.secret });
+  }, PAGE_FLOW_MS);
+
   it('filters the event log through the API type filter', async () => {
     const created = await apiData<{ id: string }>('/v2/resources', { method: 'POST', body: JSON.stringify({ name: 'Typed' }) });
     await api(`/v2/resources/${created.id}`, { method: 'PATCH', body: JSON.stringify({ name: 'Typed again' }) });
