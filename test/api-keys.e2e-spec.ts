@@ -49,6 +49,7 @@ describe('API keys', () => {
           prefix: expect.any(String),
           created_at: expect.any(String),
           last_used_at: null,
+          expires_at: null,
         },
       });
       const { key, prefix, id, created_at } = res.body.data;
@@ -162,7 +163,7 @@ describe('API keys', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.map((key: { id: string }) => key.id)).toEqual([second.id, first.id]);
       for (const key of res.body.data) {
-        expect(Object.keys(key).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes']);
+        expect(Object.keys(key).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes']);
       }
       expect(res.body.meta).toEqual({
         page: 1,

@@ -64,6 +64,10 @@ describe('Idempotency-Key and one-time secrets, on every create operation', () =
       const slug = `walk-${randomBytes(4).toString('hex')}`;
       return { path: '/v2/organizations', body: { name: slug, slug } };
     },
+    '/v2/api-keys/{id}/roll': async () => {
+      const created = await t.http.post('/v2/api-keys').set(bearer(user)).send({ name: 'rolled', scopes: ['read:resources'] }).expect(201);
+      return { path: `/v2/api-keys/${created.body.data.id as string}/roll`, body: { expires_in: 60 } };
+    },
     '/v2/organizations/{id}/members': async () => ({
       path: `/v2/organizations/${await newOrganizationId()}/members`,
       body: { user_id: member.id, role: 'member' },
@@ -94,7 +98,7 @@ describe('Idempotency-Key and one-time secrets, on every create operation', () =
     expect(creates.sort()).toEqual(Object.keys(requests).sort());
   });
 
-  it.each(['/v2/api-keys', '/v2/oauth-clients', '/v2/webhooks', '/v2/resources', '/v2/resources/bulk', '/v2/organizations', '/v2/organizations/{id}/members'])(
+  it.each(['/v2/api-keys', '/v2/api-keys/{id}/roll', '/v2/oauth-clients', '/v2/webhooks', '/v2/resources', '/v2/resources/bulk', '/v2/organizations', '/v2/organizations/{id}/members'])(
     '%s: the replay omits the secret it showed once, and Redis never holds it',
     async (operation) => {
       const { path, body } = await requests[operation]();

@@ -1,4 +1,6 @@
 import { createRmsClient, ListedResource, Resource, RmsApiError, RmsClient, SparseResource } from '@rms/client';
+import { DataSource } from 'typeorm';
+import { newId } from '@app/common';
 import { createTestApp, createUser, HttpsReceiver, startHttpsReceiver, TestApp, TestUser } from './support';
 
 /** Whether two types are the same. */
@@ -123,6 +125,19 @@ describe('SDK namespaces', () => {
       expect((await rms.apiKeys.revoke(created.id).withResponse()).response.status).toBe(204);
       expect(await rejection(withKey.resources.list({ per_page: 1 }))).toMatchObject({ status: 401 });
     });
+
+    it('rolls a key: the new one works and the old one stops when expires_in is 0', async () => {
+      const created = await rms.apiKeys.create({ name: 'Rolled', scopes: ['read:resources'] });
+      const { data: rolled, response } = await rms.apiKeys.roll(created.id, { expires_in: 0 }).withResponse();
+      expect(response.status).toBe(201);
+      expect(rolled).toMatchObject({ id: expect.stringMatching(/^key_/), name: 'Rolled', key: expect.stringMatching(/^sk_test_/) });
+      expect(rolled.id).not.toBe(created.id);
+      const withNew = createRmsClient({ baseUrl: t.url, credentials: { apiKey: rolled.key ?? '' } });
+      const withOld = createRmsClient({ baseUrl: t.url, credentials: { apiKey: created.key ?? '' } });
+      expect((await withNew.resources.list({ per_page: 1 })).data).toBeDefined();
+      expect(await rejection(withOld.resources.list({ per_page: 1 }))).toMatchObject({ status: 401 });
+      expect(await rejection(rms.apiKeys.roll(created.id, { expires_in: -1 }))).toMatchObject({ status: 400 });
+    });
   });
 
   describe('webhooks', () => {
@@ -156,6 +171,31 @@ describe('SDK namespaces', () => {
       await rms.webhooks.delete(created.id);
       expect(await rejection(rms.webhooks.get(created.id))).toMatchObject({ status: 404 });
     });
+    it('rotates the secret, and sends failed deliveries again, which the status and event_type filters pass through to find', async () => {
+      const created = await rms.webhooks.create({ url: `https://127.0.0.1:${receiver.port}/rotated`, events: ['resource.created'] });
+      const { data: rotated, response } = await rms.webhooks.rotateSecret(created.id, { expires_in: 3600 }).withResponse();
+      expect(response.status).toBe(200);
+      expect(rotated.secret).toMatch(/^whsec_/);
+      expect(rotated.secret).not.toBe(created.secret);
+      expect(Math.round((Date.parse(rotated.previous_secret_expires_at) - Date.now()) / 60_000)).toBe(60);
+
+      const failed = newId('dlv');
+      await t.app.get(DataSource).query(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, status, attempts, created_at)
+         VALUES ($1, $2, $3, 'resource.created', '{}', 'failed', '[]', now() - interval '2 hours')`,
+        [failed, created.id, newId('evt')],
+      );
+      const failedIds = async (): Promise<string[]> => (await rms.webhooks.deliveries.list(created.id, { status: 'failed', event_type: 'resource.created' })).data.map((delivery) => delivery.id);
+      expect(await failedIds()).toEqual([failed]);
+      expect((await rms.webhooks.deliveries.list(created.id, { event_type: 'resource.deleted' })).data).toEqual([]);
+
+      const since = new Date(Date.now() - 3 * 3_600_000).toISOString();
+      const recovered = await rms.webhooks.recover(created.id, { since, until: new Date().toISOString() }).withResponse();
+      expect(recovered).toMatchObject({ data: { queued: 1 }, response: { status: 202 } });
+      expect(await failedIds()).toEqual([]);
+      expect((await rms.webhooks.deliveries.list(created.id, { status: 'pending' })).data.map((delivery) => delivery.id)).toContain(failed);
+      expect(await rejection(rms.webhooks.recover(created.id, { since: 'yesterday' }))).toMatchObject({ status: 400 });
+    });
   });
 
   describe('events', () => {
@@ -164,6 +204,7 @@ describe('SDK namespaces', () => {
       const page = await rms.events.list({ limit: 100 });
       expect(page.meta.cursor).toHaveProperty('has_more');
       const event = page.data.find((candidate) => candidate.type === 'resource.created' && candidate.data.object.id === resource.id);
+      expect(new Set((await rms.events.list({ type: 'resource.created', limit: 100 })).data.map((listed) => listed.type))).toEqual(new Set(['resource.created']));
       expect(event).toBeDefined();
       const { data: read, response } = await rms.events.get(event?.id ?? '').withResponse();
       expect(read).toEqual(event);

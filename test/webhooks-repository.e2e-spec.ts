@@ -60,7 +60,7 @@ describe('webhook and event repositories', () => {
       id: test.id,
       test: true,
       attemptCount: 0,
-      webhook: { url: 'https://hooks.example.com/in', secret: 'a-secret-of-sixteen+', status: 'enabled' },
+      webhook: { url: 'https://hooks.example.com/in', secret: 'a-secret-of-sixteen+', previousSecret: null, status: 'enabled' },
     });
     await deliveries.recordAttempt(
       test.id,
@@ -114,7 +114,7 @@ describe('webhook and event repositories', () => {
     // Relaying the same event again (a crash before published_at was set) finds the same deliveries.
     const again = await relay();
     expect(again.ids.get(deliveryKey(eventId, ownerHook.id))).toBe(first.ids.get(deliveryKey(eventId, ownerHook.id)));
-    const [, count] = await deliveries.list(ownerHook.id, 0, 10);
+    const [, count] = await deliveries.list(ownerHook.id, {}, 0, 10);
     expect(count).toBe(1);
 
     await dataSource.transaction((manager) => outbox.markPublished(manager, [eventId]));

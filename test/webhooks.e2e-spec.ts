@@ -147,7 +147,7 @@ describe('Webhooks', () => {
       ['url', { url: 'https://[fe80::1%25eth0]/in' }],
       ['events', { events: ['nope'] }],
       ['secret', { secret: 'short' }],
-      ['status', { status: 'paused' }],
+      ['status', { status: 'sleeping' }],
       ['url', { url: null }],
       ['events', { events: null }],
       ['secret', { secret: null }],

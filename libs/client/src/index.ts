@@ -45,7 +45,7 @@ export type { ListInit, ListItem, ListPage, ListPath } from './pagination';
 export { DEFAULT_RETRY_POLICY } from './transport/retrying';
 export type { RetryPolicy } from './transport/retrying';
 export type { Transport } from './transport/transport';
-export { verifyWebhook, WebhookVerificationError } from './webhooks/verify-webhook';
+export { verifyWebhook, verifyWebhookWithAnySecret, WebhookVerificationError } from './webhooks/verify-webhook';
 export type { VerifyWebhookOptions, WebhookHeaders, WebhookSignatureScheme, WebhookVerificationFailure } from './webhooks/verify-webhook';
 export type {
   ApiClient,

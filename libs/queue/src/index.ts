@@ -1,2 +1,3 @@
 export * from './queue.module';
 export * from './queues';
+export * from './delivery-jobs';

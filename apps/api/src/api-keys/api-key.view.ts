@@ -18,8 +18,17 @@ export class ApiKeyView {
   @ApiProperty({ format: 'date-time', example: '2025-11-21T09:30:00.000Z' })
   created_at: string;
 
-  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Updated at most once a minute.' })
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Null until the first use; it may lag a use by up to a minute.', example: '2025-11-21T10:02:00.000Z' })
   last_used_at: string | null;
+
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When the key stops working (401 saying it has expired after that); null when it never expires. Rolling a key sets it.',
+    example: '2026-11-21T09:30:00.000Z',
+  })
+  expires_at: string | null;
 }
 
 export class CreatedApiKeyView extends ApiKeyView {
@@ -41,5 +50,6 @@ export function toApiKeyView(key: ApiKeyEntity): ApiKeyView {
     prefix: key.prefix,
     created_at: key.createdAt.toISOString(),
     last_used_at: key.lastUsedAt ? key.lastUsedAt.toISOString() : null,
+    expires_at: key.expiresAt ? key.expiresAt.toISOString() : null,
   };
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AppError,
   AuthContext,
   AuthenticationRequiredError,
   isId,
@@ -15,7 +16,8 @@ import { hashSecret } from '../auth/opaque-secret';
 import { apiKeyEnvironment, apiKeyPrefix, KeyEnvironment, newApiKeySecret } from './api-key-secret';
 import { ApiKeyView, CreatedApiKeyView, toApiKeyView } from './api-key.view';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
-import { CreateApiKeyDto } from './dto/create-api-key.dto';
+import { CreateApiKeyDto, RollApiKeyDto } from './dto/create-api-key.dto';
+import { DEFAULT_OVERLAP_SECONDS } from '../platform/validation/time-fields';
 import { VerifiedApiKeyCache } from './verified-api-key.cache';
 
 const DEFAULT_PER_PAGE = 20;
@@ -44,8 +46,35 @@ export class ApiKeysService {
       scopes: input.scopes,
       prefix: apiKeyPrefix(secret),
       secretHash: hashSecret(secret),
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
     });
     return { ...toApiKeyView(key), key: secret };
+  }
+
+  /**
+   * Makes a new key with the name and scopes of one of the caller's live keys (the environment
+   * is this service's, as the old key's is); the old key keeps working for `expires_in` seconds
+   * (a day by default, 0: it stops at once) or until its own `expires_at`, when that is sooner.
+   * An expired or deleted key is 404 `not_found`; another user's key is as unknown as a missing one.
+   */
+  async roll(auth: AuthContext, id: string, input: RollApiKeyDto): Promise<CreatedApiKeyView> {
+    if (!isId('key', id)) throw new ResourceNotFoundError('API key', id);
+    const secret = newApiKeySecret(this.environment);
+    const overlapSeconds = input.expires_in ?? DEFAULT_OVERLAP_SECONDS;
+    const outcome = await this.keys.rollLive(
+      auth.userId,
+      id,
+      { id: newId('key'), prefix: apiKeyPrefix(secret), secretHash: hashSecret(secret), expiresAt: null },
+      new Date(Date.now() + overlapSeconds * 1000),
+    );
+    if ('refused' in outcome) {
+      if (outcome.refused === 'unknown') throw new ResourceNotFoundError('API key', id);
+      const state = outcome.refused === 'expired' ? 'has expired' : 'was deleted';
+      throw new AppError('not_found', `API key ${id} ${state}: only a live key can be rolled. Create a new key with POST /v2/api-keys.`);
+    }
+    // Replicas that trust the old key from their cache read its new expires_at.
+    await this.verified.announceRevocation(id);
+    return { ...toApiKeyView(outcome.rolled), key: secret };
   }
 
   async list(auth: AuthContext, query: OffsetPageQuery, basePath: string): Promise<Paginated<ApiKeyView>> {
@@ -83,7 +112,8 @@ export class ApiKeysService {
       );
     }
     const secretHash = hashSecret(presented);
-    return this.verified.resolve(secretHash, () => this.verify(secretHash));
+    // A key trusted from the cache may have expired since it was read.
+    return refuseExpired(await this.verified.resolve(secretHash, () => this.verify(secretHash)));
   }
 
   /** Reads the key from PostgreSQL, refuses it unless it is live, and records its use. */
@@ -91,9 +121,20 @@ export class ApiKeysService {
     const key = await this.keys.findBySecretHash(secretHash);
     if (!key) throw new AuthenticationRequiredError('The API key is not valid.');
     if (key.revokedAt) throw new AuthenticationRequiredError('The API key has been revoked.');
+    refuseExpired(key);
     if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       await this.keys.touch(key.id);
     }
     return key;
   }
+}
+
+/** The key, unless its `expires_at` has passed: then a 401 that says it has expired, and when. */
+function refuseExpired(key: ApiKeyEntity): ApiKeyEntity {
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) {
+    throw new AuthenticationRequiredError(
+      `The API key has expired (at ${key.expiresAt.toISOString()}): create a new key with POST /v2/api-keys, or roll a live one.`,
+    );
+  }
+  return key;
 }

@@ -25,7 +25,8 @@ export class EventsController {
     summary: 'List events',
     description:
       "The events the caller's webhooks could receive (their own resources and user record, their organizations' " +
-      'resources; everything for platform admins), newest first, in cursor pages. Each is the body a webhook receives. ' +
+      'resources; everything for platform admins), newest first, in cursor pages; `type` narrows them to one kind or ' +
+      'several, each read from an index of its own. Each is the body a webhook receives. ' +
       'Events are kept for the retention period the operator sets (30 days by default), then deleted; an event whose ' +
       'delivery is still being retried stays until that delivery ends.',
   })

@@ -3,7 +3,7 @@ import { AuthContext, isId, Paginated, ResourceNotFoundError } from '@app/common
 import { EventViewer } from '@app/database';
 import { EventRepository } from '@app/database/repositories/event.repository';
 import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
-import { EventListQuery } from './dto/event-list.query';
+import { EventListQuery, eventKindsOf } from './dto/event-list.query';
 import { EventView, toEventView } from './event.view';
 
 const DEFAULT_LIMIT = 20;
@@ -20,12 +20,16 @@ export class EventsService {
     private readonly cursors: SignedCursorCodec,
   ) {}
 
-  /** Newest first; cursors are bound to the caller, so another user's cursor is refused. */
+  /**
+   * Newest first; cursors are bound to the caller and to the kinds asked for, so another user's
+   * cursor, or one made with other kinds, is refused.
+   */
   async list(auth: AuthContext, query: EventListQuery): Promise<Paginated<EventView>> {
     const limit = query.limit ?? DEFAULT_LIMIT;
-    const binding = `events:${auth.userId}`;
+    const types = query.type === undefined ? undefined : (eventKindsOf(query.type) ?? undefined);
+    const binding = types === undefined ? `events:${auth.userId}` : `events:${auth.userId}:${[...types].sort().join(',')}`;
     const before = query.cursor ? this.cursors.decode(query.cursor, binding).position[0] : undefined;
-    const rows = await this.events.listVisible(viewerOf(auth), limit + 1, before);
+    const rows = await this.events.listVisible(viewerOf(auth), limit + 1, before, types);
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const next = hasMore ? this.cursors.encode({ position: [page[page.length - 1].id], backward: false }, binding) : null;

@@ -11,6 +11,7 @@ describe('toDeliveryView', () => {
     test: false,
     status: 'succeeded',
     attempts,
+    scheduleStart: 0,
     nextAttemptAt: null,
     createdAt: new Date('2025-11-21T09:30:00.000Z'),
     updatedAt: new Date('2025-11-21T09:30:01.000Z'),

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_KINDS, EventKind, idPattern } from '@app/common';
-import type { DeliveryAttempt, WebhookDeliveryEntity, WebhookEntity } from '@app/database';
+import type { DeliveryAttempt, WebhookDeliveryEntity, WebhookEntity, WebhookStatus } from '@app/database';
 
 export class WebhookView {
   @ApiProperty({ pattern: idPattern('wh'), example: 'wh_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
@@ -12,8 +12,12 @@ export class WebhookView {
   @ApiProperty({ enum: [...EVENT_KINDS], isArray: true, example: ['resource.created'] })
   events: EventKind[];
 
-  @ApiProperty({ enum: ['enabled', 'disabled'], example: 'enabled' })
-  status: 'enabled' | 'disabled';
+  @ApiProperty({
+    enum: ['enabled', 'disabled', 'paused'],
+    example: 'enabled',
+    description: '`paused` holds deliveries (made, not sent; never disabled) until the webhook is `enabled` again.',
+  })
+  status: WebhookStatus;
 
   @ApiProperty({ type: String, nullable: true, example: 'Orders service, production' })
   description: string | null;
@@ -36,6 +40,28 @@ export class CreatedWebhookView extends WebhookView {
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
   secret?: string;
+}
+
+export class RotatedSecretView {
+  @ApiPropertyOptional({
+    description:
+      'The new signing secret, shown only in this response (left out of an `Idempotency-Key` replay, which says ' +
+      '`Idempotent-Secret-Omitted: secret`).',
+    example: 'whsec_Q2hhbmdlZCBzZWNyZXQgZm9yIHRoZSBob29r',
+  })
+  secret?: string;
+
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Until then every delivery is signed with both secrets; after it, with the new one alone.',
+    example: '2025-11-22T09:30:00.000Z',
+  })
+  previous_secret_expires_at: string;
+}
+
+export class RecoveryView {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'How many failed deliveries were queued again.', example: 3 })
+  queued: number;
 }
 
 export class DeliveryAttemptView {

@@ -11,9 +11,12 @@ import { OffsetPageMetaView } from '../platform/pagination/page-meta.view';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
 import { ValidBody, ValidQuery } from '../platform/validation/validated-parameters';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { DeliveryListQuery } from './dto/delivery-list.query';
+import { RecoverWebhookDto } from './dto/recover-webhook.dto';
+import { RotateWebhookSecretDto } from './dto/rotate-webhook-secret.dto';
 import { TestAnyWebhookDto, TestWebhookDto } from './dto/test-webhook.dto';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { CreatedWebhookView, DeliveryView, WebhookView } from './webhook.view';
+import { CreatedWebhookView, DeliveryView, RecoveryView, RotatedSecretView, WebhookView } from './webhook.view';
 import { WebhooksService } from './webhooks.service';
 
 const WEBHOOK_ID = ApiParam({
@@ -96,6 +99,44 @@ export class WebhooksController {
     return this.webhooks.retry(auth, id, deliveryId);
   }
 
+  @Post(':id/secret/rotate')
+  @HttpCode(200)
+  @OneTimeSecrets('secret')
+  @ApiOperation({
+    operationId: 'rotateWebhookSecret',
+    summary: "Rotate a webhook's signing secret",
+    description:
+      'Makes `secret` (given, at least 16 characters, or generated as `whsec_...`) the signing secret, shown only in ' +
+      'this response. Until `previous_secret_expires_at` (now + `expires_in` seconds, default 86400) every delivery is ' +
+      'signed with both: `webhook-signature: v1,<new> v1,<previous>`, `X-Webhook-Signature` with the new secret and ' +
+      '`X-Webhook-Signature-Previous` with the previous one; after it, with the new secret alone. A receiver that accepts ' +
+      'either switches without a failed delivery. Rotating again during an overlap drops the oldest secret.',
+  })
+  @WEBHOOK_ID
+  @ApiDataResponse(RotatedSecretView, 200, 'The new secret, once, and when the previous one stops signing')
+  @ApiErrors(400, 401, 403, 404, 429)
+  rotateSecret(@Auth() auth: AuthContext, @Param('id') id: string, @ValidBody() body: RotateWebhookSecretDto): Promise<RotatedSecretView> {
+    return this.webhooks.rotateSecret(auth, id, body);
+  }
+
+  @Post(':id/recover')
+  @HttpCode(202)
+  @ApiOperation({
+    operationId: 'recoverWebhookDeliveries',
+    summary: 'Send failed deliveries again',
+    description:
+      'Every `failed` delivery of the webhook created at or after `since` (at most 14 days back) and before `until` ' +
+      '(default now) goes back to `pending` with a fresh schedule of attempts; its earlier attempts stay in `attempts`. ' +
+      'Test deliveries are not included. A disabled webhook is 409 `conflict`: enable it first. While the webhook is ' +
+      'paused the recovered deliveries are held with the others.',
+  })
+  @WEBHOOK_ID
+  @ApiDataResponse(RecoveryView, 202, 'How many deliveries were queued again')
+  @ApiErrors(400, 401, 403, 404, 409, 429)
+  recover(@Auth() auth: AuthContext, @Param('id') id: string, @ValidBody() body: RecoverWebhookDto): Promise<RecoveryView> {
+    return this.webhooks.recover(auth, id, body);
+  }
+
   @Get()
   @ApiOperation({ operationId: 'listWebhooks', summary: "List the caller's webhooks", description: 'Oldest first; secrets are never shown.' })
   @ApiListResponse(WebhookView, OffsetPageMetaView)
@@ -117,7 +158,10 @@ export class WebhooksController {
   @ApiOperation({
     operationId: 'updateWebhook',
     summary: 'Update a webhook',
-    description: 'Sets any of the fields sent; `status: enabled` re-enables a disabled webhook. A new url is checked as on create.',
+    description:
+      'Sets any of the fields sent. `status: paused` holds deliveries (made, `pending` with `next_attempt_at: null`, not ' +
+      'sent; a paused webhook is never disabled); `status: enabled` re-enables a disabled webhook and sends every held ' +
+      'delivery, oldest first. A new url is checked as on create.',
   })
   @WEBHOOK_ID
   @ApiDataResponse(WebhookView)
@@ -137,14 +181,18 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
-  @ApiOperation({ operationId: 'listWebhookDeliveries', summary: "List a webhook's deliveries", description: 'Newest first, with every attempt.' })
+  @ApiOperation({
+    operationId: 'listWebhookDeliveries',
+    summary: "List a webhook's deliveries",
+    description: 'Newest first, with every attempt; `status` and `event_type` narrow the list, and the page links keep them.',
+  })
   @WEBHOOK_ID
   @ApiListResponse(DeliveryView, OffsetPageMetaView)
   @ApiErrors(400, 401, 403, 404, 429)
   listDeliveries(
     @Auth() auth: AuthContext,
     @Param('id') id: string,
-    @ValidQuery() query: OffsetPageQuery,
+    @ValidQuery() query: DeliveryListQuery,
     @Req() req: Request,
   ): Promise<Paginated<DeliveryView>> {
     return this.webhooks.listDeliveries(auth, id, query, req.path);

@@ -4,6 +4,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import {
   AuthContext,
+  ConflictError,
   isId,
   newId,
   offsetMeta,
@@ -15,16 +16,20 @@ import {
   WebhookHostResolver,
 } from '@app/common';
 import { AppConfig } from '@app/config';
-import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_OPTIONS, deliveryJobId, queueNextAttempts, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { activeTraceContext } from '@app/telemetry';
 import { WebhookDeliveryEntity, WebhookEntity } from '@app/database';
 import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { WebhookRepository } from '@app/database/repositories/webhook.repository';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
+import { DEFAULT_OVERLAP_SECONDS } from '../platform/validation/time-fields';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { DeliveryListQuery } from './dto/delivery-list.query';
+import { RecoverWebhookDto } from './dto/recover-webhook.dto';
+import { RotateWebhookSecretDto } from './dto/rotate-webhook-secret.dto';
 import { sampleEvent } from './sample-event';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { CreatedWebhookView, DeliveryView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
+import { CreatedWebhookView, DeliveryView, RecoveryView, RotatedSecretView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
 
 const DEFAULT_PER_PAGE = 20;
 
@@ -90,7 +95,42 @@ export class WebhooksService implements OnApplicationBootstrap {
     if (input.url !== undefined) await this.assertReachableTarget(input.url);
     const updated = isId('wh', id) ? await this.webhooks.update(auth.userId, id, input) : null;
     if (!updated) throw new ResourceNotFoundError('Webhook', id);
+    if (input.status === 'enabled') {
+      // Held and waiting deliveries are due again, oldest first; should queueing fail, the sweeper sends them.
+      await queueNextAttempts(this.queue, await this.deliveries.releaseHeld(updated.id), activeTraceContext());
+    }
     return toWebhookView(updated);
+  }
+
+  /**
+   * Replaces the signing secret (given, or a new `whsec_`); the previous one keeps signing every
+   * delivery alongside it for `expires_in` seconds (a day by default), so that a receiver can
+   * switch without a failed delivery.
+   */
+  async rotateSecret(auth: AuthContext, id: string, input: RotateWebhookSecretDto): Promise<RotatedSecretView> {
+    const secret = input.secret ?? newWebhookSecret();
+    const previousExpiresAt = new Date(Date.now() + (input.expires_in ?? DEFAULT_OVERLAP_SECONDS) * 1000);
+    const rotated = isId('wh', id) ? await this.webhooks.rotateSecret(auth.userId, id, secret, previousExpiresAt) : null;
+    if (!rotated) throw new ResourceNotFoundError('Webhook', id);
+    return { secret, previous_secret_expires_at: previousExpiresAt.toISOString() };
+  }
+
+  /**
+   * Sends every failed delivery created in [since, until) again, each with a fresh schedule of
+   * attempts (the earlier ones kept). A disabled webhook would drop them: it is re-enabled first.
+   */
+  async recover(auth: AuthContext, id: string, input: RecoverWebhookDto): Promise<RecoveryView> {
+    const since = new Date(input.since);
+    const until = input.until ? new Date(input.until) : new Date();
+    if (input.until && until <= since) throw ValidationError.field('until', 'must be after since');
+    const webhook = await this.owned(auth, id);
+    if (webhook.status === 'disabled') {
+      throw new ConflictError(`Webhook ${webhook.id} is disabled: enable it (PATCH status: enabled) before recovering its deliveries.`);
+    }
+    const recovered = await this.deliveries.recoverFailed(webhook.id, since, until);
+    // Should queueing fail, the deliveries are pending and due: the sweeper sends them.
+    await queueNextAttempts(this.queue, recovered, activeTraceContext());
+    return { queued: recovered.length };
   }
 
   async remove(auth: AuthContext, id: string): Promise<void> {
@@ -102,14 +142,16 @@ export class WebhooksService implements OnApplicationBootstrap {
   async listDeliveries(
     auth: AuthContext,
     id: string,
-    query: OffsetPageQuery,
+    query: DeliveryListQuery,
     basePath: string,
   ): Promise<Paginated<DeliveryView>> {
     const webhook = await this.owned(auth, id);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
-    const [deliveries, total] = await this.deliveries.list(webhook.id, (page - 1) * perPage, perPage);
-    return new Paginated(deliveries.map(toDeliveryView), { ...offsetMeta(basePath, {}, page, perPage, total) });
+    const filter = { status: query.status, eventType: query.event_type };
+    const [deliveries, total] = await this.deliveries.list(webhook.id, filter, (page - 1) * perPage, perPage);
+    const kept = { status: query.status, event_type: query.event_type };
+    return new Paginated(deliveries.map(toDeliveryView), { ...offsetMeta(basePath, kept, page, perPage, total) });
   }
 
   async getDelivery(auth: AuthContext, id: string, deliveryId: string): Promise<DeliveryView> {
@@ -150,7 +192,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     await this.queue.add(
       'deliver',
       { deliveryId: delivery.id, traceContext: activeTraceContext() },
-      { ...DELIVERY_JOB_OPTIONS, jobId: `${delivery.id}-${delivery.attempts.length + 1}` },
+      { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(delivery.id, delivery.attempts.length + 1) },
     );
     return toDeliveryView(delivery);
   }

@@ -2,8 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
-import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
-import { deliveryJobId } from './webhook-delivery.processor';
+import { queueNextAttempts, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 
 /** How often the sweeper looks for overdue deliveries. */
 const SWEEP_INTERVAL_MS = 30_000;
@@ -47,22 +46,6 @@ export class DeliverySweeper implements OnApplicationBootstrap, OnModuleDestroy 
 
   /** Gives each overdue delivery its job back; returns how many it requeued. */
   async sweep(): Promise<number> {
-    let requeued = 0;
-    for (const delivery of await this.deliveries.findOverdue(OVERDUE_AFTER_MS, SWEEP_LIMIT)) {
-      const jobId = deliveryJobId(delivery.id, delivery.attemptCount + 1);
-      const job = await this.queue.getJob(jobId);
-      if (!job) {
-        await this.queue.add('deliver', { deliveryId: delivery.id }, { ...DELIVERY_JOB_OPTIONS, jobId });
-        requeued += 1;
-        continue;
-      }
-      const state = await job.getState();
-      if (state === 'failed' || state === 'completed') {
-        // Another replica may have retried it a moment ago; then there is nothing left to do.
-        await job.retry(state).catch(() => undefined);
-        requeued += 1;
-      }
-    }
-    return requeued;
+    return queueNextAttempts(this.queue, await this.deliveries.findOverdue(OVERDUE_AFTER_MS, SWEEP_LIMIT));
   }
 }

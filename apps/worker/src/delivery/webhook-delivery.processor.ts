@@ -5,7 +5,7 @@ import { HOST_RESOLUTION_DEADLINE_MS } from '@app/common';
 import { AppConfig } from '@app/config';
 import { PendingDelivery, UnstorableAttemptError, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { WebhookRepository } from '@app/database/repositories/webhook.repository';
-import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_OPTIONS, deliveryJobId, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { annotateActiveSpan, inSpan, SpanKind } from '@app/telemetry';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { WebhookAgents } from './webhook-agents';
@@ -31,11 +31,6 @@ const STALLED_CHECK_INTERVAL_MS = 5_000;
  * take at most.
  */
 const PUT_OFF_MS = HOST_RESOLUTION_DEADLINE_MS;
-
-/** The BullMQ job id of one attempt: a second enqueue of the same attempt is a no-op. */
-export function deliveryJobId(deliveryId: string, attempt: number): string {
-  return `${deliveryId}-${attempt}`;
-}
 
 /**
  * Sends one attempt of a delivery and schedules the next one as a delayed job. The delivery
@@ -86,6 +81,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     if (!delivery) return null;
     const { webhook } = delivery;
     if (webhook.status === 'disabled' && !delivery.test) return null;
+    // A paused webhook's delivery waits, held, for the webhook to be enabled; tests are sent anyway.
+    if (webhook.status === 'paused' && !delivery.test && (await this.deliveries.hold(delivery.id))) return null;
     annotateActiveSpan({ 'rms.webhook.id': delivery.webhookId, 'rms.event.id': delivery.eventId, 'rms.delivery.attempt': delivery.attemptCount + 1 });
 
     const headers = signatureHeaders(
@@ -93,6 +90,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       { id: delivery.eventId, type: delivery.eventType },
       delivery.body,
       Math.floor(Date.now() / 1000),
+      webhook.previousSecret,
     );
     const sent = await sendWebhook(webhook.url, delivery.body, headers, {
       timeoutMs: DELIVERY_TIMEOUT_MS,
@@ -115,6 +113,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
   private async settle(job: Job<WebhookDeliveryJob>, delivery: PendingDelivery, sent: SentAttempt): Promise<void> {
     const { succeeded, ...attempt } = sent;
     const attemptNumber = delivery.attemptCount + 1;
+    // The place in the current schedule: a recovered delivery starts a fresh one.
+    const scheduled = attemptNumber - delivery.scheduleStart;
     if (succeeded) {
       await this.deliveries.recordAttempt(delivery.id, attempt, 'succeeded', null);
       this.metrics.recordAttempt('succeeded', delivery.test, attempt.duration_ms, eventCreatedAt(delivery.body));
@@ -127,10 +127,10 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       return;
     }
     const gone = attempt.status_code === GONE;
-    if (gone || attemptNumber >= this.schedule.length) {
+    if (gone || scheduled >= this.schedule.length) {
       const reason = gone
         ? `The receiver answered 410 Gone to delivery ${delivery.id}.`
-        : `Delivery ${delivery.id} failed ${attemptNumber} times in a row; last: ${attempt.error ?? `HTTP ${attempt.status_code}`}.`;
+        : `Delivery ${delivery.id} failed ${scheduled} times in a row; last: ${attempt.error ?? `HTTP ${attempt.status_code}`}.`;
       // The webhook first: whoever sees the delivery failed sees the webhook disabled.
       await this.webhooks.disable(delivery.webhookId, reason);
       await this.deliveries.recordAttempt(delivery.id, attempt, 'failed', null);
@@ -138,7 +138,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
       this.logger.warn({ webhookId: delivery.webhookId, deliveryId: delivery.id }, 'webhook disabled');
       return;
     }
-    const delay = this.schedule[attemptNumber];
+    const delay = this.schedule[scheduled];
     await this.deliveries.recordAttempt(delivery.id, attempt, 'pending', new Date(Date.now() + delay));
     await this.queue.add(
       'deliver',

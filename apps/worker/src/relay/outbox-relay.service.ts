@@ -6,9 +6,8 @@ import { AppConfig } from '@app/config';
 import { EventCommitListener, EventOutbox, toEventPayload } from '@app/database';
 import { deliveryKey, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { WebhookRepository } from '@app/database/repositories/webhook.repository';
-import { DELIVERY_JOB_OPTIONS, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_OPTIONS, deliveryJobId, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { BatchSpans, SpanKind } from '@app/telemetry';
-import { deliveryJobId } from '../delivery/webhook-delivery.processor';
 
 /** Events relayed per transaction. */
 const BATCH_SIZE = 200;

@@ -214,15 +214,35 @@ export interface paths {
         };
         /**
          * List the caller's API keys
-         * @description Oldest first. Revoked keys are not listed; secrets never are.
+         * @description Newest first. Revoked keys are not listed (expired ones are, with their `expires_at`); secrets never are.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description Needs a JWT or session login (an API key or OAuth token gets 403). The secret `key` is returned only here: an `Idempotency-Key` replay answers the record without it, with `Idempotent-Secret-Omitted: key`.
+         * @description Needs a JWT or session login (an API key or OAuth token gets 403). `expires_at` (optional) is when the key stops working. The secret `key` is returned only here: an `Idempotency-Key` replay answers the record without it, with `Idempotent-Secret-Omitted: key`.
          */
         post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/api-keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll an API key
+         * @description Makes a new key with the same name, scopes and environment, its secret `key` shown only here, and lets the old key keep working for `expires_in` seconds (default 86400; 0 stops it at once), or until its own `expires_at` when that is sooner: the old key's record shows that `expires_at`. Needs a JWT or session login. A key that has expired or was deleted is 404 `not_found`; an unknown key, or another user's, 404 `resource_not_found`.
+         */
+        post: operations["rollApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -569,6 +589,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description Makes `secret` (given, at least 16 characters, or generated as `whsec_...`) the signing secret, shown only in this response. Until `previous_secret_expires_at` (now + `expires_in` seconds, default 86400) every delivery is signed with both: `webhook-signature: v1,<new> v1,<previous>`, `X-Webhook-Signature` with the new secret and `X-Webhook-Signature-Previous` with the previous one; after it, with the new secret alone. A receiver that accepts either switches without a failed delivery. Rotating again during an overlap drops the oldest secret.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send failed deliveries again
+         * @description Every `failed` delivery of the webhook created at or after `since` (at most 14 days back) and before `until` (default now) goes back to `pending` with a fresh schedule of attempts; its earlier attempts stay in `attempts`. Test deliveries are not included. A disabled webhook is 409 `conflict`: enable it first. While the webhook is paused the recovered deliveries are held with the others.
+         */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -592,7 +652,7 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook
-         * @description Sets any of the fields sent; `status: enabled` re-enables a disabled webhook. A new url is checked as on create.
+         * @description Sets any of the fields sent. `status: paused` holds deliveries (made, `pending` with `next_attempt_at: null`, not sent; a paused webhook is never disabled); `status: enabled` re-enables a disabled webhook and sends every held delivery, oldest first. A new url is checked as on create.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -606,7 +666,7 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Newest first, with every attempt.
+         * @description Newest first, with every attempt; `status` and `event_type` narrow the list, and the page links keep them.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -646,7 +706,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description The events the caller's webhooks could receive (their own resources and user record, their organizations' resources; everything for platform admins), newest first, in cursor pages. Each is the body a webhook receives. Events are kept for the retention period the operator sets (30 days by default), then deleted; an event whose delivery is still being retried stays until that delivery ends.
+         * @description The events the caller's webhooks could receive (their own resources and user record, their organizations' resources; everything for platform admins), newest first, in cursor pages; `type` narrows them to one kind or several, each read from an index of its own. Each is the body a webhook receives. Events are kept for the retention period the operator sets (30 days by default), then deleted; an event whose delivery is still being retried stays until that delivery ends.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1497,9 +1557,16 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description Updated at most once a minute.
+             * @description Null until the first use; it may lag a use by up to a minute.
+             * @example 2025-11-21T10:02:00.000Z
              */
             last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working (401 saying it has expired after that); null when it never expires. Rolling a key sets it.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            expires_at: string | null;
             /**
              * @description The secret, shown only in this response: send it as `X-API-Key`. Left out of an `Idempotency-Key` replay (which says `Idempotent-Secret-Omitted: key`): secrets are never stored for replays.
              * @example sk_test_5fQm0c2ZrT9aB1xYw8VnK3pLd7HsE4gJ6uRtY0oPqWe
@@ -1520,6 +1587,20 @@ export interface components {
              *     ]
              */
             scopes: ("read:resources" | "write:resources" | "read:organizations" | "write:organizations" | "read:users" | "write:users" | "read:webhooks" | "write:webhooks" | "read:events" | "write:events")[];
+            /**
+             * Format: date-time
+             * @description When the key stops working (RFC 3339, in the future, at most two years ahead); by default never.
+             * @example 2026-12-31T23:59:59Z
+             */
+            expires_at?: string | null;
+        };
+        RollApiKeyDto: {
+            /**
+             * @description Seconds the rolled key keeps working, 0 (stops at once) to 604800 (seven days); default 86400 (a day).
+             * @default 86400
+             * @example 3600
+             */
+            expires_in?: number;
         };
         ApiKeyView: {
             /** @example key_01JD3Q0F6K8W2M4N6P8R0T2V4X */
@@ -1545,9 +1626,16 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description Updated at most once a minute.
+             * @description Null until the first use; it may lag a use by up to a minute.
+             * @example 2025-11-21T10:02:00.000Z
              */
             last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working (401 saying it has expired after that); null when it never expires. Rolling a key sets it.
+             * @example 2026-11-21T09:30:00.000Z
+             */
+            expires_at: string | null;
         };
         SessionLoginView: {
             user: components["schemas"]["UserView"];
@@ -1686,10 +1774,11 @@ export interface components {
              */
             events: ("resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed")[];
             /**
+             * @description `paused` holds deliveries (made, not sent; never disabled) until the webhook is `enabled` again.
              * @example enabled
              * @enum {string}
              */
-            status: "enabled" | "disabled";
+            status: "enabled" | "disabled" | "paused";
             /** @example Orders service, production */
             description: string | null;
             /** @description Why deliveries stopped, while disabled. */
@@ -1809,6 +1898,53 @@ export interface components {
              */
             event_type?: "resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed";
         };
+        RotatedSecretView: {
+            /**
+             * @description The new signing secret, shown only in this response (left out of an `Idempotency-Key` replay, which says `Idempotent-Secret-Omitted: secret`).
+             * @example whsec_Q2hhbmdlZCBzZWNyZXQgZm9yIHRoZSBob29r
+             */
+            secret?: string;
+            /**
+             * Format: date-time
+             * @description Until then every delivery is signed with both secrets; after it, with the new one alone.
+             * @example 2025-11-22T09:30:00.000Z
+             */
+            previous_secret_expires_at: string;
+        };
+        RotateWebhookSecretDto: {
+            /**
+             * @description Signing secret; generated as `whsec_...` when omitted and returned once.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+            /**
+             * @description Seconds deliveries stay signed with the previous secret too, 0 (not at all) to 604800 (seven days); default 86400 (a day).
+             * @default 86400
+             * @example 3600
+             */
+            expires_in?: number;
+        };
+        RecoveryView: {
+            /**
+             * @description How many failed deliveries were queued again.
+             * @example 3
+             */
+            queued: number;
+        };
+        RecoverWebhookDto: {
+            /**
+             * Format: date-time
+             * @description Failed deliveries created at or after this instant are sent again (RFC 3339, at most 14 days back).
+             * @example 2025-11-20T00:00:00Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Only those created before this instant (RFC 3339, after `since`); by default now.
+             * @example 2025-11-21T00:00:00Z
+             */
+            until?: string | null;
+        };
         WebhookView: {
             /** @example wh_01JD3Q0F6K8W2M4N6P8R0T2V4X */
             id: string;
@@ -1824,10 +1960,11 @@ export interface components {
              */
             events: ("resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed")[];
             /**
+             * @description `paused` holds deliveries (made, not sent; never disabled) until the webhook is `enabled` again.
              * @example enabled
              * @enum {string}
              */
-            status: "enabled" | "disabled";
+            status: "enabled" | "disabled" | "paused";
             /** @example Orders service, production */
             description: string | null;
             /** @description Why deliveries stopped, while disabled. */
@@ -1867,11 +2004,11 @@ export interface components {
              */
             description?: string | null;
             /**
-             * @description `enabled` re-enables a disabled webhook.
-             * @example enabled
+             * @description `paused` holds deliveries (events still make them, `pending` with `next_attempt_at: null`, but nothing is sent, and the webhook is never disabled meanwhile); `enabled` re-enables a disabled webhook and sends every held delivery, oldest first.
+             * @example paused
              * @enum {string}
              */
-            status?: "enabled" | "disabled";
+            status?: "enabled" | "disabled" | "paused";
         };
         CreatedOAuthClientView: {
             /**
@@ -4708,6 +4845,237 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The key (`key_`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollApiKeyDto"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its secret */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secret-Omitted": components["headers"]["Idempotent-Secret-Omitted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiKeyView"];
+                    };
+                };
+            };
+            /** @description `validation_error` (details name every bad field) or `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `authentication_required`: missing, expired, malformed or revoked credential */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `insufficient_permissions`: scope, role or organization does not allow it */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `resource_not_found`: unknown, deleted or not visible */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `payload_too_large`: body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `unsupported_media_type`: send application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `invalid_request`: the request line and headers exceed 16 KiB */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `internal_server_error`: quote the X-Request-ID */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `service_unavailable`: a dependency did not answer, see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+        };
+    };
     revokeApiKey: {
         parameters: {
             query?: never;
@@ -6773,6 +7141,467 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description One of your webhooks (`wh_`); any other is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecretDto"];
+            };
+        };
+        responses: {
+            /** @description The new secret, once, and when the previous one stops signing */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Secret-Omitted": components["headers"]["Idempotent-Secret-Omitted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RotatedSecretView"];
+                    };
+                };
+            };
+            /** @description `validation_error` (details name every bad field) or `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `authentication_required`: missing, expired, malformed or revoked credential */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `insufficient_permissions`: scope, role or organization does not allow it */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `resource_not_found`: unknown, deleted or not visible */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running, see Retry-After; `idempotency_key_answer_lost`: it took effect, or may have, and its answer was lost */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `payload_too_large`: body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `unsupported_media_type`: send application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `invalid_request`: the request line and headers exceed 16 KiB */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `internal_server_error`: quote the X-Request-ID */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `service_unavailable`: a dependency did not answer, see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 characters, scoped to your account and kept 24 hours. Repeating the same request (method, path with query, body) with the same key replays the first answer with `Idempotent-Replayed: true`; another request with that key is 422 `idempotency_key_reused`; while the first still runs, 409 `idempotency_key_in_progress` with Retry-After. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description One of your webhooks (`wh_`); any other is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries were queued again */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecoveryView"];
+                    };
+                };
+            };
+            /** @description `validation_error` (details name every bad field) or `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `authentication_required`: missing, expired, malformed or revoked credential */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `insufficient_permissions`: scope, role or organization does not allow it */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `resource_not_found`: unknown, deleted or not visible */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `conflict`, `idempotency_key_in_progress` (see Retry-After) or `idempotency_key_answer_lost` */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `payload_too_large`: body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `unsupported_media_type`: send application/json */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `invalid_request`: the request line and headers exceed 16 KiB */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `internal_server_error`: quote the X-Request-ID */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+            /** @description `service_unavailable`: a dependency did not answer, see Retry-After */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeView"];
+                };
+            };
+        };
+    };
     getWebhook: {
         parameters: {
             query?: never;
@@ -7093,6 +7922,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page, 1-100. */
                 per_page?: number;
+                /** @description Only the deliveries in this status. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Only the deliveries of this kind of event. */
+                event_type?: "resource.created" | "resource.updated" | "resource.deleted" | "user.created" | "user.updated" | "payment.succeeded" | "payment.failed";
             };
             header?: never;
             path: {
@@ -7303,6 +8136,8 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description One kind of event, or several comma-separated, among resource.created, resource.updated, resource.deleted, user.created, user.updated, payment.succeeded, payment.failed. A cursor is bound to the kinds it was made with. */
+                type?: string;
                 /** @description `meta.cursor.next` of the previous page. Cursors are signed and bound to the caller: any other value is 400 `invalid_request`. */
                 cursor?: string;
                 /** @description Events per page, 1-100. */

@@ -1,4 +1,4 @@
-import type { ApiClient, QueryOf, RequestBody } from '../api-types';
+import type { ApiClient, QueryOf, RecordOf, RequestBody } from '../api-types';
 import { ApiCall, emptyCall, recordCall } from '../calls/api-call';
 import { ListCall } from '../calls/list-call';
 import type { ListPage } from '../pagination';
@@ -10,6 +10,8 @@ export interface ApiKeys {
   create(apiKey: RequestBody<'/v2/api-keys', 'post'>, options?: WriteOptions): ApiCall<CreatedApiKey>;
   /** Revokes the key: requests with it are refused from now on. */
   revoke(id: string, options?: RequestOptions): ApiCall<undefined>;
+  /** A new key with the same name and scopes, its secret shown once; the old one keeps working for `expires_in` seconds. */
+  roll(id: string, roll?: RequestBody<'/v2/api-keys/{id}/roll', 'post'>, options?: WriteOptions): ApiCall<RecordOf<'/v2/api-keys/{id}/roll', 'post'>>;
 }
 
 export function apiKeysOf(api: ApiClient): ApiKeys {
@@ -17,5 +19,6 @@ export function apiKeysOf(api: ApiClient): ApiKeys {
     list: (query = {}, options) => new ListCall((pageQuery) => api.GET('/v2/api-keys', { params: { query: pageQuery }, ...requestInit(options) }), query),
     create: (apiKey, options) => recordCall(api.POST('/v2/api-keys', { body: apiKey, ...requestInit(options) })),
     revoke: (id, options) => emptyCall(api.DELETE('/v2/api-keys/{id}', { params: { path: { id } }, ...requestInit(options) })),
+    roll: (id, roll = {}, options) => recordCall(api.POST('/v2/api-keys/{id}/roll', { params: { path: { id } }, body: roll, ...requestInit(options) })),
   };
 }

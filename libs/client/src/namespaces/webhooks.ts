@@ -21,6 +21,14 @@ export interface Webhooks {
   delete(id: string, options?: RequestOptions): ApiCall<undefined>;
   /** Sends the webhook a test event (of `event_type`, by default `resource.created`). */
   test(id: string, test?: RequestBody<'/v2/webhooks/{id}/test', 'post'>, options?: WriteOptions): ApiCall<RecordOf<'/v2/webhooks/{id}/test', 'post'>>;
+  /** A new signing secret, shown once; deliveries carry both signatures until `previous_secret_expires_at`. */
+  rotateSecret(
+    id: string,
+    rotation?: RequestBody<'/v2/webhooks/{id}/secret/rotate', 'post'>,
+    options?: WriteOptions,
+  ): ApiCall<RecordOf<'/v2/webhooks/{id}/secret/rotate', 'post'>>;
+  /** Sends the failed deliveries created in `[since, until)` again, each with a fresh schedule. */
+  recover(id: string, window: RequestBody<'/v2/webhooks/{id}/recover', 'post'>, options?: WriteOptions): ApiCall<RecordOf<'/v2/webhooks/{id}/recover', 'post'>>;
   readonly deliveries: WebhookDeliveries;
 }
 
@@ -32,6 +40,9 @@ export function webhooksOf(api: ApiClient): Webhooks {
     update: (id, changes, options) => recordCall(api.PATCH('/v2/webhooks/{id}', { params: { path: { id } }, body: changes, ...requestInit(options) })),
     delete: (id, options) => emptyCall(api.DELETE('/v2/webhooks/{id}', { params: { path: { id } }, ...requestInit(options) })),
     test: (id, test = {}, options) => recordCall(api.POST('/v2/webhooks/{id}/test', { params: { path: { id } }, body: test, ...requestInit(options) })),
+    rotateSecret: (id, rotation = {}, options) =>
+      recordCall(api.POST('/v2/webhooks/{id}/secret/rotate', { params: { path: { id } }, body: rotation, ...requestInit(options) })),
+    recover: (id, window, options) => recordCall(api.POST('/v2/webhooks/{id}/recover', { params: { path: { id } }, body: window, ...requestInit(options) })),
     deliveries: {
       list: (webhookId, query = {}, options) =>
         new ListCall(

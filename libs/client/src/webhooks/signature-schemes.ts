@@ -22,14 +22,21 @@ async function hmacMatches(key: Uint8Array<ArrayBuffer>, signature: Uint8Array<A
   return subtle.verify('HMAC', hmacKey, signature, data);
 }
 
-/** `X-Webhook-Signature`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes. */
+/**
+ * `X-Webhook-Signature`: lowercase hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8
+ * bytes; during a secret rotation `X-Webhook-Signature-Previous` carries the one of the previous
+ * secret, and either may match.
+ */
 export const hexSignature: SignatureScheme = {
   presentIn: (header) => header('x-webhook-signature') !== undefined,
   check: async (body, header, secret) => {
     const signature = fromHex(header('x-webhook-signature') ?? '');
     if (!signature || signature.length !== 32) return 'malformed_signature';
     // concatBytes copies the body over an ArrayBuffer of its own, as WebCrypto's types require.
-    return (await hmacMatches(utf8(secret), signature, concatBytes(body))) ? null : 'signature_mismatch';
+    if (await hmacMatches(utf8(secret), signature, concatBytes(body))) return null;
+    const previous = fromHex(header('x-webhook-signature-previous') ?? '');
+    if (previous && previous.length === 32 && (await hmacMatches(utf8(secret), previous, concatBytes(body)))) return null;
+    return 'signature_mismatch';
   },
 };
 

@@ -95,3 +95,26 @@ export async function verifyWebhook(
   if (!isWebhookEvent(event)) throw new WebhookVerificationError('invalid_payload', 'The signed body is not an event.');
   return event;
 }
+
+/**
+ * `verifyWebhook` with each of several secrets in turn, for a receiver that holds the new and the
+ * previous secret while it switches after a rotation: the event of the first that verifies, or
+ * the refusal of the last.
+ */
+export async function verifyWebhookWithAnySecret(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secrets: readonly string[],
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent> {
+  let refusal = new WebhookVerificationError('missing_signature', 'No secret was given to verify the delivery with.');
+  for (const secret of secrets) {
+    try {
+      return await verifyWebhook(rawBody, headers, secret, options);
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error;
+      refusal = error;
+    }
+  }
+  throw refusal;
+}

@@ -32,6 +32,10 @@ export class ApiKeyEntity {
   @Column('timestamptz', { name: 'last_used_at', nullable: true })
   lastUsedAt: Date | null;
 
+  /** After this the key is refused as expired; null when it never expires. */
+  @Column('timestamptz', { name: 'expires_at', nullable: true })
+  expiresAt: Date | null;
+
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
 }

@@ -46,6 +46,10 @@ export class WebhookDeliveryEntity {
   @Column('jsonb')
   attempts: DeliveryAttempt[];
 
+  /** How many attempts came before the current schedule: a recovery starts a fresh one, keeping the earlier attempts. */
+  @Column('integer', { name: 'schedule_start' })
+  scheduleStart: number;
+
   @Column('timestamptz', { name: 'next_attempt_at', nullable: true })
   nextAttemptAt: Date | null;
 

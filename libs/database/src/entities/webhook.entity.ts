@@ -1,7 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { EventKind } from '@app/common';
 
-export type WebhookStatus = 'enabled' | 'disabled';
+/** `paused` holds deliveries (made, not sent) until the webhook is enabled again; it is never disabled meanwhile. */
+export type WebhookStatus = 'enabled' | 'disabled' | 'paused';
 
 /** A webhook: where its owner's visible events are posted. The secret is never selected by default. */
 @Entity('webhooks')
@@ -20,6 +21,13 @@ export class WebhookEntity {
 
   @Column('text', { select: false })
   secret: string;
+
+  /** The secret before the last rotation: deliveries are signed with it too until it expires. */
+  @Column('text', { name: 'previous_secret', nullable: true, select: false })
+  previousSecret: string | null;
+
+  @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true })
+  previousSecretExpiresAt: Date | null;
 
   @Column('text')
   status: WebhookStatus;

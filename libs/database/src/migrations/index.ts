@@ -9,6 +9,7 @@ import { IndexPendingDeliveries1763770000000 } from './1763770000000-IndexPendin
 import { RevokedOAuthGrants1763780000000 } from './1763780000000-RevokedOAuthGrants';
 import { AddEventTraceContext1763805000000 } from './1763805000000-AddEventTraceContext';
 import { CreateIdempotencyOutcomes1763812000000 } from './1763812000000-CreateIdempotencyOutcomes';
+import { KeyAndWebhookLifecycle1763820000000 } from './1763820000000-KeyAndWebhookLifecycle';
 
 /** Every migration in order; a new migration is appended here. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   RevokedOAuthGrants1763780000000,
   AddEventTraceContext1763805000000,
   CreateIdempotencyOutcomes1763812000000,
+  KeyAndWebhookLifecycle1763820000000,
 ];

@@ -3,7 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import { ApiKeyEntity } from '../entities/api-key.entity';
 
-export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'userId' | 'name' | 'scopes' | 'prefix' | 'secretHash'>;
+export type NewApiKey = Pick<ApiKeyEntity, 'id' | 'userId' | 'name' | 'scopes' | 'prefix' | 'secretHash' | 'expiresAt'>;
+
+/** What rolling a key did: the new key, or why there was none to roll. */
+export type RollOutcome = { rolled: ApiKeyEntity } | { refused: 'unknown' | 'revoked' | 'expired' };
 
 /** SQL for API keys. Reads by id are always narrowed to the owner. */
 @Injectable()
@@ -23,6 +26,34 @@ export class ApiKeyRepository {
       skip: offset,
       take: limit,
     });
+  }
+
+  /**
+   * Replaces one of the owner's live keys by `replacement` (same name and scopes) in one
+   * transaction: the old key's `expires_at` becomes `oldExpiresAt`, or stays when it was sooner.
+   * The old row is locked first, so that two rolls of one key make one new key.
+   */
+  rollLive(ownerId: string, id: string, replacement: Omit<NewApiKey, 'userId' | 'name' | 'scopes'>, oldExpiresAt: Date): Promise<RollOutcome> {
+    return this.keys.manager.transaction(async (manager): Promise<RollOutcome> => {
+      const keys = manager.getRepository(ApiKeyEntity);
+      const old = await keys
+        .createQueryBuilder('key')
+        .setLock('pessimistic_write')
+        .where('key.id = :id AND key.userId = :ownerId', { id, ownerId })
+        .getOne();
+      if (!old) return { refused: 'unknown' };
+      if (old.revokedAt) return { refused: 'revoked' };
+      if (old.expiresAt && old.expiresAt.getTime() <= Date.now()) return { refused: 'expired' };
+      const expiresAt = old.expiresAt && old.expiresAt < oldExpiresAt ? old.expiresAt : oldExpiresAt;
+      await keys.update({ id }, { expiresAt });
+      await keys.insert({ ...replacement, userId: ownerId, name: old.name, scopes: old.scopes, createdAt: new Date(), lastUsedAt: null, revokedAt: null });
+      return { rolled: await keys.findOneByOrFail({ id: replacement.id }) };
+    });
+  }
+
+  /** One of the owner's live keys (expired or not), or null. */
+  findLive(ownerId: string, id: string): Promise<ApiKeyEntity | null> {
+    return this.keys.findOneBy({ id, userId: ownerId, revokedAt: IsNull() });
   }
 
   /** Revokes one of the owner's live keys; false when there is no such key. */

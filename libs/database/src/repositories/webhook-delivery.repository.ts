@@ -8,11 +8,27 @@ import { isRefusedData, storableJson } from '../storable-json';
 
 export type NewDelivery = Pick<WebhookDeliveryEntity, 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'>;
 
-/** What the next attempt of a pending delivery needs, with its webhook's url, secret, status and owner. */
-export interface PendingDelivery extends Pick<WebhookDeliveryEntity, 'id' | 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'> {
+/**
+ * What the next attempt of a pending delivery needs, with its webhook's url, secrets, status and owner
+ * (`previousSecret` only while a rotation's overlap lasts).
+ */
+export interface PendingDelivery
+  extends Pick<WebhookDeliveryEntity, 'id' | 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test' | 'scheduleStart'> {
   /** Attempts made so far. */
   attemptCount: number;
-  webhook: Pick<WebhookEntity, 'url' | 'secret' | 'status' | 'ownerId'>;
+  webhook: Pick<WebhookEntity, 'url' | 'secret' | 'previousSecret' | 'status' | 'ownerId'>;
+}
+
+/** `GET /webhooks/{id}/deliveries` narrowed by status, event kind, or both. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  eventType?: WebhookDeliveryEntity['eventType'];
+}
+
+/** A delivery queued again by a release or a recovery: what its job needs, oldest first. */
+export interface RequeuedDelivery {
+  id: string;
+  attemptCount: number;
 }
 
 /** One attempt to append to a delivery, with the status it moves to and when it is next due. */
@@ -79,9 +95,11 @@ export class WebhookDeliveryRepository {
     if (deliveries.length === 0) return ids;
     await manager.query(
       `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
-       SELECT id, webhook_id, event_id, event_type, body, test, now()
+       SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
+              CASE WHEN w.status = 'paused' THEN NULL ELSE now() END
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
            AS d(id, webhook_id, event_id, event_type, body, test)
+         JOIN webhooks w ON w.id = d.webhook_id
        ON CONFLICT (event_id, webhook_id) WHERE NOT test DO NOTHING`,
       [
         deliveries.map(() => newId('dlv')),
@@ -115,10 +133,18 @@ export class WebhookDeliveryRepository {
     return this.deliveries.findOneByOrFail({ id });
   }
 
-  /** A page of one webhook's deliveries, newest first, and how many there are. */
-  list(webhookId: string, offset: number, limit: number): Promise<[WebhookDeliveryEntity[], number]> {
+  /**
+   * A page of one webhook's deliveries, newest first, and how many there are. Each filter, and the
+   * two together, has its index ((webhook_id, status, created_at, id), (webhook_id, event_type,
+   * created_at, id), (webhook_id, status, event_type, created_at, id)), walked newest first.
+   */
+  list(webhookId: string, filter: DeliveryFilter, offset: number, limit: number): Promise<[WebhookDeliveryEntity[], number]> {
     return this.deliveries.findAndCount({
-      where: { webhookId },
+      where: {
+        webhookId,
+        ...(filter.status === undefined ? {} : { status: filter.status }),
+        ...(filter.eventType === undefined ? {} : { eventType: filter.eventType }),
+      },
       order: { createdAt: 'DESC', id: 'DESC' },
       skip: offset,
       take: limit,
@@ -149,8 +175,9 @@ export class WebhookDeliveryRepository {
 
   private async readPending(ids: readonly string[]): Promise<Array<PendingDelivery | null>> {
     const rows: PendingRow[] = await this.deliveries.query(
-      `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
-              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status, w.owner_id
+      `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test, d.schedule_start,
+              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status, w.owner_id,
+              CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
          FROM webhook_deliveries d
          JOIN webhooks w ON w.id = d.webhook_id
         WHERE d.id = ANY($1::text[]) AND d.status = 'pending'`,
@@ -167,8 +194,15 @@ export class WebhookDeliveryRepository {
         eventType: row.event_type,
         body: row.body,
         test: row.test,
+        scheduleStart: row.schedule_start,
         attemptCount: row.attempt_count,
-        webhook: { url: row.url, secret: row.secret, status: row.status, ownerId: row.owner_id },
+        webhook: {
+          url: row.url,
+          secret: row.secret,
+          previousSecret: row.previous_secret,
+          status: row.status,
+          ownerId: row.owner_id,
+        },
       };
     });
   }
@@ -229,6 +263,64 @@ export class WebhookDeliveryRepository {
     return records.map(() => undefined);
   }
 
+  /**
+   * Holds a pending delivery of a paused webhook (`next_attempt_at` null) instead of sending it;
+   * false when its webhook is not paused (any more). The webhook row is locked in share mode,
+   * so a resume waits for the hold to commit and then finds it, and a hold that waited for a
+   * resume sees the webhook enabled and holds nothing.
+   */
+  async hold(id: string): Promise<boolean> {
+    // Statements end in a SELECT: TypeORM answers an UPDATE's RETURNING in another shape.
+    const rows: unknown[] = await this.deliveries.query(
+      `WITH paused AS (
+         SELECT w.id FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id
+          WHERE d.id = $1 AND w.status = 'paused'
+          FOR SHARE OF w),
+       held AS (
+         UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
+          WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
+         RETURNING id)
+       SELECT id FROM held`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Makes due now every pending delivery of a webhook being enabled whose attempt is not scheduled
+   * later: those a pause held, and those a disabled webhook left waiting. Returns them oldest
+   * first, to be queued in that order.
+   */
+  async releaseHeld(webhookId: string): Promise<RequeuedDelivery[]> {
+    const rows: RequeuedRow[] = await this.deliveries.query(
+      `WITH released AS (
+         UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
+          WHERE webhook_id = $1 AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+         RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at)
+       SELECT * FROM released`,
+      [webhookId],
+    );
+    return requeuedOldestFirst(rows);
+  }
+
+  /**
+   * Puts every failed delivery of the webhook created in [since, until) back to pending with a
+   * fresh schedule (`schedule_start` at the attempts made so far, which are kept); returns them
+   * oldest first. Test deliveries carry samples, not events, and are left as they are.
+   */
+  async recoverFailed(webhookId: string, since: Date, until: Date): Promise<RequeuedDelivery[]> {
+    const rows: RequeuedRow[] = await this.deliveries.query(
+      `WITH recovered AS (
+         UPDATE webhook_deliveries
+            SET status = 'pending', schedule_start = jsonb_array_length(attempts), next_attempt_at = now(), updated_at = now()
+          WHERE webhook_id = $1 AND status = 'failed' AND NOT test AND created_at >= $2 AND created_at < $3
+         RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at)
+       SELECT * FROM recovered`,
+      [webhookId, since, until],
+    );
+    return requeuedOldestFirst(rows);
+  }
+
   /** Puts a finished delivery back to pending for a manual retry. */
   async reopen(id: string): Promise<WebhookDeliveryEntity> {
     await this.deliveries.update({ id }, { status: 'pending', nextAttemptAt: () => 'now()', updatedAt: () => 'now()' });
@@ -243,11 +335,28 @@ interface PendingRow {
   event_type: WebhookDeliveryEntity['eventType'];
   body: string;
   test: boolean;
+  schedule_start: number;
   attempt_count: number;
   url: string;
   secret: string;
+  previous_secret: string | null;
   status: WebhookStatus;
   owner_id: string;
+}
+
+interface RequeuedRow {
+  id: string;
+  event_id: string;
+  attempt_count: number;
+  created_at: Date;
+}
+
+/** Oldest first: by creation, then by event id (time-ordered), as one relay pass creates many at once. */
+function requeuedOldestFirst(rows: RequeuedRow[]): RequeuedDelivery[] {
+  const byKey = (row: RequeuedRow): string => `${row.event_id}\u0000${row.id}`;
+  return rows
+    .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (byKey(a) < byKey(b) ? -1 : 1))
+    .map((row) => ({ id: row.id, attemptCount: row.attempt_count }));
 }
 
 /** The key of an (event, webhook) pair in the map `insertMissing` returns. */

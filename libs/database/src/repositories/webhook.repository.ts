@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, Not, Repository } from 'typeorm';
 import { EventEntity } from '../entities/event.entity';
 import { WebhookEntity } from '../entities/webhook.entity';
 import { eventVisibleTo } from './event-visibility.sql';
@@ -42,10 +42,10 @@ export class WebhookRepository {
 
   /**
    * Applies changes to one of the owner's webhooks; null when there is no such webhook.
-   * Re-enabling clears `disabled_reason`.
+   * Enabling or pausing clears `disabled_reason`.
    */
   async update(ownerId: string, id: string, changes: WebhookChanges): Promise<WebhookEntity | null> {
-    const reason = changes.status === 'enabled' ? { disabledReason: null } : {};
+    const reason = changes.status !== undefined && changes.status !== 'disabled' ? { disabledReason: null } : {};
     const result = await this.webhooks.update({ id, ownerId }, { ...changes, ...reason, updatedAt: () => 'now()' });
     if (result.affected !== 1) return null;
     return this.webhooks.findOneBy({ id });
@@ -57,21 +57,43 @@ export class WebhookRepository {
     return result.affected === 1;
   }
 
-  /** Disables a webhook after a delivery gave up on it. */
+  /** Disables a webhook after a delivery gave up on it; a paused webhook is never disabled. */
   async disable(id: string, reason: string): Promise<void> {
-    await this.webhooks.update({ id }, { status: 'disabled', disabledReason: reason, updatedAt: () => 'now()' });
+    await this.webhooks.update({ id, status: Not('paused') }, { status: 'disabled', disabledReason: reason, updatedAt: () => 'now()' });
   }
 
   /**
-   * Every (event, enabled webhook) pair where the webhook subscribes to the event's kind and
-   * its owner may see the event, for a batch of claimed events.
+   * Makes `secret` the owner's webhook's signing secret and keeps the one it replaces, as
+   * `previous_secret`, until `previousExpiresAt`; the secret of an earlier rotation is
+   * forgotten. Null when there is no such webhook.
+   */
+  async rotateSecret(ownerId: string, id: string, secret: string, previousExpiresAt: Date): Promise<WebhookEntity | null> {
+    const result = await this.webhooks
+      .createQueryBuilder()
+      .update()
+      .set({
+        previousSecret: () => 'secret',
+        secret,
+        previousSecretExpiresAt: previousExpiresAt,
+        updatedAt: () => 'now()',
+      })
+      .where('id = :id AND owner_id = :ownerId', { id, ownerId })
+      .execute();
+    if (result.affected !== 1) return null;
+    return this.webhooks.findOneBy({ id });
+  }
+
+  /**
+   * Every (event, enabled or paused webhook) pair where the webhook subscribes to the event's
+   * kind and its owner may see the event, for a batch of claimed events (a paused webhook's
+   * deliveries are made held).
    */
   async matchEvents(manager: EntityManager, events: Pick<EventEntity, 'id'>[]): Promise<WebhookTarget[]> {
     if (events.length === 0) return [];
     const rows: { event_id: string; webhook_id: string }[] = await manager.query(
       `SELECT event.id AS event_id, webhook.id AS webhook_id
          FROM events event
-         JOIN webhooks webhook ON webhook.status = 'enabled' AND event.type = ANY(webhook.events)
+         JOIN webhooks webhook ON webhook.status <> 'disabled' AND event.type = ANY(webhook.events)
          JOIN ${USER_ACCOUNTS} owner ON owner.id = webhook.owner_id
         WHERE event.id = ANY($1::text[])
           AND ${eventVisibleTo('event', 'webhook.owner_id', 'owner.is_admin')}

@@ -1,17 +1,18 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiKeysService } from '../../api-keys/api-keys.service';
+import { queryInteger } from '@app/common';
 import type { CreatedApiKeyView } from '../../api-keys/api-key.view';
-import { CreateApiKeyDto } from '../../api-keys/dto/create-api-key.dto';
+import { CreateApiKeyDto, RollApiKeyDto } from '../../api-keys/dto/create-api-key.dto';
 import type { RenderedPage } from '../../platform/pages/page-layout';
 import { FormSubmissions } from '../access/form-submissions';
 import { ShownOnce } from '../access/shown-once';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
-import { checkAs, FormFields, listOf, pageOf, textOf } from '../console-form';
+import { checkAs, FormFields, listOf, optionalTextOf, pageOf, textOf, validAs } from '../console-form';
 import { ConsolePages } from '../console-pages.decorator';
 import { consolePaths, withNotice } from '../console-paths';
 import { seeOther, sendPage } from '../rendering/page-response';
-import { ApiKeyForm, apiKeysPage, createdApiKeyPage } from './api-key.pages';
+import { ApiKeyForm, apiKeysPage, createdApiKeyPage, rolledApiKeyPage } from './api-key.pages';
 
 /** API keys: list, create (the secret shown once) and revoke, through ApiKeysService as the API does. */
 @ConsolePages('api-keys')
@@ -30,7 +31,7 @@ export class ApiKeyPagesController {
   @Post()
   async create(@SignedIn() user: SignedInUser, @Req() req: Request, @Res() res: Response): Promise<void> {
     const form = req.body as FormFields;
-    const values = { name: textOf(form, 'name'), scopes: listOf(form, 'scopes') };
+    const values = { name: textOf(form, 'name'), scopes: listOf(form, 'scopes'), expires_at: optionalTextOf(form, 'expires_at') };
     const checked = await checkAs(CreateApiKeyDto, values);
     if (!checked.valid) {
       sendPage(res, await this.listPage(user, {}, { values, problems: checked.problems }));
@@ -56,6 +57,27 @@ export class ApiKeyPagesController {
   async revoke(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
     await this.apiKeys.revoke(user.auth, id);
     seeOther(res, withNotice(consolePaths.apiKeys, 'revoked'));
+  }
+
+  /** Rolls a key once per form, then redirects to the one page that shows the new secret. */
+  @Post(':id/roll')
+  async roll(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = req.body as FormFields;
+    const input = await validAs(RollApiKeyDto, { expires_in: queryInteger(textOf(form, 'expires_in')) });
+    const rolled = await this.submissions.once(user, form, consolePaths.apiKeys, async () => {
+      const key = await this.apiKeys.roll(user.auth, id, input);
+      await this.shownOnce.hold(user, consolePaths.apiKeyRolled(key.id), key);
+      return consolePaths.apiKeyRolled(key.id);
+    });
+    seeOther(res, rolled);
+  }
+
+  /** The rolled key with its new secret, once; seen again, the list says so. */
+  @Get(':id/rolled')
+  async rolled(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const key = await this.shownOnce.take<CreatedApiKeyView>(user, consolePaths.apiKeyRolled(id));
+    if (key) sendPage(res, rolledApiKeyPage(user, key));
+    else seeOther(res, withNotice(consolePaths.apiKeys, 'secret-gone'));
   }
 
   private async listPage(user: SignedInUser, query: Record<string, unknown>, form?: ApiKeyForm): Promise<RenderedPage> {

@@ -5,19 +5,27 @@ import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { SCOPE_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, choiceField, csrfField, problemSummary, submissionField, textField } from '../rendering/forms';
+import { actionButton, choiceField, csrfField, problemSummary, selectField, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { facts, noticeFor, offsetPager, oneTimeSecret, records, timestamp } from '../rendering/page-parts';
 
 const FORM = 'new-key';
-const LABELS = { name: 'Name', scopes: 'Scopes' };
+const LABELS = { name: 'Name', scopes: 'Scopes', expires_at: 'Expires at' };
 const NOTICES = {
   revoked: 'The API key is revoked: it stopped working at once.',
   shown: "The new key's secret was shown once and is not shown again. If it was not copied, revoke the key and create another.",
+  'secret-gone': 'That new key was shown already: it is shown only once. Roll the key again if you did not copy it.',
 };
+/** How long a rolled key keeps working, as the roll form offers it. */
+const ROLL_OVERLAPS = [
+  { value: '86400', label: 'A day (the default)' },
+  { value: '3600', label: 'An hour' },
+  { value: '604800', label: 'Seven days' },
+  { value: '0', label: 'No time: it stops at once' },
+];
 
 export interface ApiKeyForm {
-  values: { name?: string; scopes: readonly string[] };
+  values: { name?: string; scopes: readonly string[]; expires_at?: string };
   problems: readonly FieldProblem[];
 }
 
@@ -39,7 +47,9 @@ ${facts([
   ['Scopes', scopeList(key.scopes)],
   ['Created', timestamp(key.created_at)],
   ['Last used', timestamp(key.last_used_at, 'Never')],
+  ['Expires', timestamp(key.expires_at, 'Never')],
 ])}
+${rollForm(user, key)}
 <div class="actions">${actionButton({
     user,
     action: consolePaths.apiKeyRevoke(key.id),
@@ -48,6 +58,17 @@ ${facts([
     tone: 'danger',
     confirm: `Revoke the API key "${key.name}"? Anything using it stops working at once.`,
   })}</div>`;
+}
+
+/** Rolling: a new key with the same name and scopes, the old one working for the time chosen. */
+function rollForm(user: SignedInUser, key: ApiKeyView): Html {
+  const form = `roll-${key.id}`;
+  return html`<form method="post" action="${consolePaths.apiKeyRoll(key.id)}" class="inline-form" aria-label="Roll ${key.name}">
+${csrfField(user)}
+${submissionField()}
+${selectField({ form, name: 'expires_in', label: 'The old key keeps working for', choices: ROLL_OVERLAPS })}
+<button type="submit" class="secondary">Roll<span class="visually-hidden"> ${key.name}</span></button>
+</form>`;
 }
 
 export function apiKeysPage(user: SignedInUser, input: ApiKeysPageInput, status = 200): RenderedPage {
@@ -66,6 +87,7 @@ ${submissionField()}
 ${problemSummary(FORM, form.problems, LABELS)}
 ${textField({ form: FORM, name: 'name', label: LABELS.name, hint: 'To recognise the key by, 1-100 characters.', value: form.values.name, required: true })}
 ${choiceField({ form: FORM, name: 'scopes', label: LABELS.scopes, hint: 'What the key may do. Write does not include read.', kind: 'checkbox', choices: SCOPE_CHOICES, checked: form.values.scopes, problems: form.problems })}
+${textField({ form: FORM, name: 'expires_at', label: LABELS.expires_at, hint: 'Optional: when the key stops working, as 2026-12-31T23:59:59Z (UTC), at most two years ahead. Empty: never.', value: form.values.expires_at, problems: form.problems })}
 <button type="submit">Create API key</button>
 </form>`,
     status,
@@ -82,6 +104,21 @@ ${facts([
   ['Name', key.name],
   ['Prefix', html`<code>${key.prefix}</code>`],
   ['Scopes', scopeList(key.scopes)],
+])}
+<p class="actions"><a class="button" href="${consolePaths.apiKeys}">Back to API keys</a></p>`,
+  );
+}
+
+/** After a roll's redirect: the new key, shown this once. */
+export function rolledApiKeyPage(user: SignedInUser, key: CreatedApiKeyView): RenderedPage {
+  return consolePage(
+    { title: 'API key rolled', user, section: 'api-keys' },
+    html`<h1>API key rolled</h1>
+<p>Copy the new key now: this is the only time it is shown. The old key works until the time shown in the list, then stops.</p>
+${oneTimeSecret('secret', key.key ?? '', `the new API key ${key.name}`)}
+${facts([
+  ['Name', key.name],
+  ['Id', html`<code>${key.id}</code>`],
 ])}
 <p class="actions"><a class="button" href="${consolePaths.apiKeys}">Back to API keys</a></p>`,
   );

@@ -1,12 +1,15 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { EventPayload, ResourceNotFoundError, ValidationError } from '@app/common';
+import { EventPayload, queryInteger, ResourceNotFoundError, ValidationError } from '@app/common';
 import { EventsService } from '../../events/events.service';
 import type { RenderedPage } from '../../platform/pages/page-layout';
 import { CreateWebhookDto } from '../../webhooks/dto/create-webhook.dto';
+import { DeliveryListQuery } from '../../webhooks/dto/delivery-list.query';
+import { RecoverWebhookDto } from '../../webhooks/dto/recover-webhook.dto';
+import { RotateWebhookSecretDto } from '../../webhooks/dto/rotate-webhook-secret.dto';
 import { TestWebhookDto } from '../../webhooks/dto/test-webhook.dto';
 import { UpdateWebhookDto } from '../../webhooks/dto/update-webhook.dto';
-import type { CreatedWebhookView } from '../../webhooks/webhook.view';
+import type { CreatedWebhookView, RotatedSecretView } from '../../webhooks/webhook.view';
 import { WebhooksService } from '../../webhooks/webhooks.service';
 import { FormSubmissions } from '../access/form-submissions';
 import { ShownOnce } from '../access/shown-once';
@@ -15,6 +18,7 @@ import { checkAs, FormFields, listOf, optionalTextOf, pageOf, textOf, validAs } 
 import { ConsolePages } from '../console-pages.decorator';
 import { consolePaths, withNotice } from '../console-paths';
 import { seeOther, sendPage } from '../rendering/page-response';
+import { rotatedSecretPage } from './webhook-lifecycle.pages';
 import { createdWebhookPage, deliveryPage, WebhookFormState, webhookPage, webhooksPage } from './webhook.pages';
 
 /**
@@ -100,6 +104,50 @@ export class WebhookPagesController {
     seeOther(res, withNotice(consolePaths.webhook(id), 'test-sent'));
   }
 
+  @Post(':id/pause')
+  async pause(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.webhooks.update(user.auth, id, { status: 'paused' });
+    seeOther(res, withNotice(consolePaths.webhook(id), 'paused'));
+  }
+
+  @Post(':id/resume')
+  async resume(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.webhooks.update(user.auth, id, { status: 'enabled' });
+    seeOther(res, withNotice(consolePaths.webhook(id), 'resumed'));
+  }
+
+  /** Rotates the secret once per form, then redirects to the one page that shows the new one. */
+  @Post(':id/rotate')
+  async rotate(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const form = req.body as FormFields;
+    const input = await validAs(RotateWebhookSecretDto, { expires_in: queryInteger(textOf(form, 'expires_in')) });
+    const rotated = await this.submissions.once(user, form, consolePaths.webhook(id), async () => {
+      const view = await this.webhooks.rotateSecret(user.auth, id, input);
+      await this.shownOnce.hold(user, consolePaths.webhookRotated(id), view);
+      return consolePaths.webhookRotated(id);
+    });
+    seeOther(res, rotated);
+  }
+
+  /** The new signing secret, once; seen again, the webhook's own page says so. */
+  @Get(':id/rotated')
+  async rotated(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const webhook = await this.webhooks.get(user.auth, id);
+    const rotated = await this.shownOnce.take<RotatedSecretView>(user, consolePaths.webhookRotated(id));
+    if (rotated) sendPage(res, rotatedSecretPage(user, webhook, rotated));
+    else seeOther(res, withNotice(consolePaths.webhook(id), 'secret-gone'));
+  }
+
+  /** "Send failed deliveries again since ...": a disabled webhook is enabled first, as the page says. */
+  @Post(':id/recover')
+  async recover(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const input = await validAs(RecoverWebhookDto, { since: textOf(req.body as FormFields, 'since')?.trim() });
+    const webhook = await this.webhooks.get(user.auth, id);
+    if (webhook.status === 'disabled') await this.webhooks.update(user.auth, id, { status: 'enabled' });
+    await this.webhooks.recover(user.auth, id, input);
+    seeOther(res, withNotice(consolePaths.webhook(id), 'recovered'));
+  }
+
   @Post(':id/delete')
   async remove(@SignedIn() user: SignedInUser, @Param('id') id: string, @Res() res: Response): Promise<void> {
     await this.webhooks.remove(user.auth, id);
@@ -135,8 +183,14 @@ export class WebhookPagesController {
   private async webhookPage(user: SignedInUser, id: string, query: Record<string, unknown>, form?: WebhookFormState): Promise<RenderedPage> {
     const webhook = await this.webhooks.get(user.auth, id);
     const page = await pageOf(query);
-    const deliveries = await this.webhooks.listDeliveries(user.auth, id, page, consolePaths.webhook(id));
-    return webhookPage(user, { webhook, deliveries: deliveries.data, deliveriesMeta: deliveries.meta, notice: query.notice, form }, form ? 400 : 200);
+    const status = query.status === '' ? undefined : query.status;
+    const { status: deliveryStatus } = await validAs(DeliveryListQuery, { status }, 'query');
+    const deliveries = await this.webhooks.listDeliveries(user.auth, id, { ...page, status: deliveryStatus }, consolePaths.webhook(id));
+    return webhookPage(
+      user,
+      { webhook, deliveries: deliveries.data, deliveriesMeta: deliveries.meta, deliveryStatus, notice: query.notice, form },
+      form ? 400 : 200,
+    );
   }
 
   /** The event a delivery carried, when it is a stored one the user can see; a test's sample is not. */

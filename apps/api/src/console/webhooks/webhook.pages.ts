@@ -8,6 +8,7 @@ import { consolePage } from '../rendering/console-layout';
 import { actionButton, choiceField, csrfField, problemSummary, selectField, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { badge, facts, noticeFor, offsetPager, oneTimeSecret, records, textBlock, timestamp } from '../rendering/page-parts';
+import { deliveryFilter, lifecyclePanels } from './webhook-lifecycle.pages';
 
 const NEW_FORM = 'new-webhook';
 const EDIT_FORM = 'edit-webhook';
@@ -19,6 +20,10 @@ const WEBHOOK_NOTICES = {
   saved: 'Your changes are saved.',
   enabled: 'The webhook is enabled again: new events are delivered to it.',
   'test-sent': 'A test event is on its way; its delivery shows in the timeline below.',
+  paused: 'The webhook is paused: its deliveries are held, not sent, until you resume it.',
+  resumed: 'The webhook is enabled again: its held deliveries are on their way, oldest first.',
+  recovered: 'The failed deliveries of that window are queued again, each with a fresh schedule.',
+  'secret-gone': 'That new secret was shown already: it is shown only once. Rotate again if you did not copy it.',
   shown: 'The signing secret of a new webhook is shown once and is not shown again.',
 };
 const DELIVERY_NOTICES = { retried: 'The delivery is queued again; the new attempt shows below once made.' };
@@ -29,7 +34,14 @@ export interface WebhookFormState {
 }
 
 function webhookStatus(webhook: WebhookView): Html {
-  return webhook.status === 'enabled' ? badge('Enabled', 'good') : badge('Disabled', 'bad');
+  switch (webhook.status) {
+    case 'enabled':
+      return badge('Enabled', 'good');
+    case 'paused':
+      return badge('Paused', 'waiting');
+    case 'disabled':
+      return badge('Disabled', 'bad');
+  }
 }
 
 function deliveryStatus(delivery: DeliveryView): Html {
@@ -126,6 +138,8 @@ export interface WebhookPageInput {
   webhook: WebhookView;
   deliveries: readonly DeliveryView[];
   deliveriesMeta: Record<string, unknown>;
+  /** The status the timeline shows, when narrowed to one. */
+  deliveryStatus?: string;
   notice?: unknown;
   form?: WebhookFormState;
 }
@@ -155,10 +169,12 @@ ${facts([
   ['Updated', timestamp(webhook.updated_at)],
 ])}
 ${disabledPanel(user, webhook)}
+${lifecyclePanels(user, webhook)}
 <h2 id="timeline-heading">Deliveries</h2>
+${deliveryFilter(webhook, input.deliveryStatus)}
 ${
   input.deliveries.length === 0
-    ? html`<p class="empty">No deliveries yet. Send a test event, or make a change it subscribes to.</p>`
+    ? html`<p class="empty">${input.deliveryStatus ? 'No deliveries in this status.' : 'No deliveries yet. Send a test event, or make a change it subscribes to.'}</p>`
     : html`<ol class="timeline" aria-labelledby="timeline-heading">${input.deliveries.map((delivery) => html`<li class="record">${deliveryRecord(user, delivery)}</li>`)}</ol>`
 }
 ${offsetPager(input.deliveriesMeta)}

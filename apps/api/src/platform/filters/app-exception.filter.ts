@@ -26,7 +26,8 @@ export class AppExceptionFilter implements ExceptionFilter {
       return;
     }
     let error = toAppError(exception);
-    if (error?.code === 'not_found') {
+    // A route miss (Nest's 404) may be a wrong method or prefix; a handler's own not_found is its answer.
+    if (error?.code === 'not_found' && !(exception instanceof AppError)) {
       const allowed = this.routes.allowedMethods(req.path);
       if (allowed.length > 0 && req.method === 'OPTIONS') {
         if (!res.headersSent) res.status(204).setHeader('Allow', [...allowed, 'OPTIONS'].join(', ')).end();

@@ -2,6 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import type { EventKind } from '@app/common';
 import type { WebhookStatus } from '@app/database';
+
+const WEBHOOK_STATUSES: readonly WebhookStatus[] = ['enabled', 'disabled', 'paused'];
 import { WebhookDescriptionField, WebhookEventsField, WebhookSecretField, WebhookUrlField, WhenSent } from './webhook-fields';
 
 export class UpdateWebhookDto {
@@ -17,8 +19,15 @@ export class UpdateWebhookDto {
   @WebhookDescriptionField()
   description?: string | null;
 
-  @ApiPropertyOptional({ enum: ['enabled', 'disabled'], description: '`enabled` re-enables a disabled webhook.', example: 'enabled' })
+  @ApiPropertyOptional({
+    enum: [...WEBHOOK_STATUSES],
+    description:
+      '`paused` holds deliveries (events still make them, `pending` with `next_attempt_at: null`, but nothing is sent, ' +
+      'and the webhook is never disabled meanwhile); `enabled` re-enables a disabled webhook and sends every held ' +
+      'delivery, oldest first.',
+    example: 'paused',
+  })
   @WhenSent()
-  @IsIn(['enabled', 'disabled'], { message: 'must be enabled or disabled' })
+  @IsIn(WEBHOOK_STATUSES, { message: 'must be enabled, disabled or paused' })
   status?: WebhookStatus;
 }
