@@ -7,10 +7,20 @@ import { Background, markedBlock, markedBlocks, runProcess, ShellSession, ShellR
 import { createSuiteEnvironment, createTestApp, freePort, PROJECT_ROOT, SuiteEnvironment, TestApp, waitUntil } from './support';
 
 const README = 'README.md';
+const QUICKSTART = 'docs/quickstart.md';
 const WEBHOOKS = 'docs/webhooks.md';
 
-/** The README's runnable blocks, in the order a newcomer pastes them. */
-const FIRST_REQUESTS = ['setup', 'account', 'resources', 'api-key', 'organization', 'webhook', 'webhook-deliveries', 'oauth-client'];
+/** The runnable blocks of the README, then of docs/quickstart.md which continues its terminal, in the order a newcomer pastes them. */
+const FIRST_REQUESTS: Array<[file: string, name: string]> = [
+  [README, 'setup'],
+  [README, 'account'],
+  [README, 'resources'],
+  [QUICKSTART, 'api-key'],
+  [QUICKSTART, 'organization'],
+  [QUICKSTART, 'webhook'],
+  [QUICKSTART, 'webhook-deliveries'],
+  [QUICKSTART, 'oauth-client'],
+];
 /** The curl commands of docs/webhooks.md, which continue the README's terminal. */
 const WEBHOOK_REQUESTS = ['re-enable', 'test-trigger', 'deliveries', 'retry'];
 
@@ -27,12 +37,12 @@ function expectSucceeded(result: ShellResult): void {
 }
 
 /**
- * The documents a newcomer reads first, run: README.md's "First requests" against the API
+ * The documents a newcomer reads first, run: README.md's "First requests" and docs/quickstart.md against the API
  * started here (with a worker, and the local receiver of docs/webhooks.md receiving the
  * webhook's deliveries), then the curl commands of docs/webhooks.md in the same terminal, and
  * its signature snippets against signatures made by the worker's own signing code.
  */
-describe('the first requests of README.md, and docs/webhooks.md', () => {
+describe('the first requests of README.md and docs/quickstart.md, and docs/webhooks.md', () => {
   let suite: SuiteEnvironment;
   let t: TestApp;
   let worker: Background | undefined;
@@ -70,7 +80,10 @@ describe('the first requests of README.md, and docs/webhooks.md', () => {
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  const block = (name: string) => markedBlock(README, 'first-request', name).code;
+  const block = (name: string) => {
+    const [file] = FIRST_REQUESTS.find(([, blockName]) => blockName === name) ?? [README];
+    return markedBlock(file, 'first-request', name).code;
+  };
   const run = async (code: string): Promise<ShellResult> => {
     const result = await shell.run(code);
     expectSucceeded(result);
@@ -78,7 +91,8 @@ describe('the first requests of README.md, and docs/webhooks.md', () => {
   };
 
   it('marks the blocks it runs, in the order of the walk-through', () => {
-    expect(markedBlocks(README, 'first-request').map((found) => [found.name, found.language])).toEqual(FIRST_REQUESTS.map((name) => [name, 'sh']));
+    const marked = [README, QUICKSTART].flatMap((file) => markedBlocks(file, 'first-request').map((found) => [file, found.name, found.language]));
+    expect(marked).toEqual(FIRST_REQUESTS.map(([file, name]) => [file, name, 'sh']));
     expect(markedBlocks(WEBHOOKS, 'webhook-request').map((found) => found.name)).toEqual(WEBHOOK_REQUESTS);
   });
 
