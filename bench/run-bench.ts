@@ -59,6 +59,8 @@ const PORTS = {
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
 /** The Node binary the compared build runs on (this one's by default): "this build on this runtime against that build on that one". */
 const COMPARED_NODE = process.env.BENCH_COMPARE_NODE ?? process.execPath;
+/** Only the tracing rows (`BENCH_SCENARIOS=tracing`): what tracing costs, without the rest's half hour. */
+const TRACING_ONLY = process.env.BENCH_TRACING_ONLY === 'true';
 const LOG_DIR = '.bench';
 /** Every read row's target: this share of the floor's req/s (docs/performance.md). */
 const READ_FLOOR_SHARE = 0.85;
@@ -367,6 +369,10 @@ async function main(): Promise<void> {
     const byId = ids.map((id) => `/v2/resources/${id}`);
     if (COMPARED_DIST !== undefined) {
       report(await buildComparison(COMPARED_DIST, byId, jwt), idle, flags);
+      return;
+    }
+    if (TRACING_ONLY) {
+      report(await tracingCosts(byId, jwt), idle, flags);
       return;
     }
     const deep = await deepCursor(PORTS.api, jwt, 90_000);
