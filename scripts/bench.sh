@@ -3,7 +3,8 @@
 # BENCH_SCENARIOS picks them, comma-separated: api and delivery (the default), soak (10 minutes
 # of mixed load, memory per minute), scale (10,000,000 rows beside 100,000), replicas (by id through
 # HAProxy with one and two API replicas, and during a rolling restart), tracing (the API scenario's
-# tracing rows alone: a read by id with tracing off, on at 100% and at 10% sampling).
+# tracing rows alone: a read by id with tracing off, on at 100% and at 10% sampling, and a second
+# process with tracing off, the run's noise).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=",${BENCH_SCENARIOS:-api,delivery},"
