@@ -59,6 +59,8 @@ const PORTS = {
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
 /** The Node binary the compared build runs on (this one's by default): "this build on this runtime against that build on that one". */
 const COMPARED_NODE = process.env.BENCH_COMPARE_NODE ?? process.execPath;
+/** Only the tracing rows (`BENCH_SCENARIOS=tracing`), with an A/A row: what tracing costs, without the rest's half hour. */
+const TRACING_ONLY = process.env.BENCH_TRACING_ONLY === 'true';
 const LOG_DIR = '.bench';
 /** Every read row's target: this share of the floor's req/s (docs/performance.md). */
 const READ_FLOOR_SHARE = 0.85;
@@ -369,6 +371,10 @@ async function main(): Promise<void> {
       report(await buildComparison(COMPARED_DIST, byId, jwt), idle, flags);
       return;
     }
+    if (TRACING_ONLY) {
+      report(await tracingCosts(byId, jwt), idle, flags);
+      return;
+    }
     const deep = await deepCursor(PORTS.api, jwt, 90_000);
     const baselineDeep = await baselineCursor(db, ownerId, 90_000);
 
@@ -640,12 +646,20 @@ async function tracingCosts(paths: string[], headers: Record<string, string>): P
       'metrics',
     );
   }
-  for (const [, port] of sampled) await waitFor(`http://127.0.0.1:${port}/health/ready`);
-  const [off, ...traced] = await measureRounds([PORTS.api, ...sampled.map(([, port]) => port)].map((port) => ({ port, load: { paths, headers } })));
+  // Alone, the rows have room for a second process with tracing off: how far two identical
+  // processes differ in this run, the noise the costs are read against.
+  if (TRACING_ONLY) startProcess('api-twin', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.twin) }, 'metrics');
+  const ports = [PORTS.api, ...sampled.map(([, port]) => port), ...(TRACING_ONLY ? [PORTS.twin] : [])];
+  for (const port of ports) await waitFor(`http://127.0.0.1:${port}/health/ready`);
+  const [off, ...measured] = await measureRounds(ports.map((port) => ({ port, load: { paths, headers } })));
+  const traced = measured.slice(0, sampled.length);
+  const twin = measured.at(sampled.length);
+  const cost = (summary: Summary): string => `${((1 - summary.rps / off.rps) * 100).toFixed(0)}%`;
   return [
     { scenario: 'GET /resources/{id}, tracing off', service: off, target: '(reference)', pass: true },
+    ...(twin ? [{ scenario: `GET /resources/{id}, tracing off, a second process (A/A: ${cost(twin)})`, service: twin, target: '(noise)', pass: true }] : []),
     ...sampled.map(([share], index) => ({
-      scenario: `GET /resources/{id}, tracing on, ${share} sampled (cost ${((1 - traced[index].rps / off.rps) * 100).toFixed(0)}%)`,
+      scenario: `GET /resources/{id}, tracing on, ${share} sampled (cost ${cost(traced[index])})`,
       service: traced[index],
       target: '(reported)',
       pass: true,

@@ -2,7 +2,9 @@
 # npm run bench: the services, a fresh build, then the benchmarks on scratch databases.
 # BENCH_SCENARIOS picks them, comma-separated: api and delivery (the default), soak (10 minutes
 # of mixed load, memory per minute), scale (10,000,000 rows beside 100,000), replicas (by id through
-# HAProxy with one and two API replicas, and during a rolling restart).
+# HAProxy with one and two API replicas, and during a rolling restart), tracing (the API scenario's
+# tracing rows alone: a read by id with tracing off, on at 100% and at 10% sampling, and a second
+# process with tracing off, the run's noise).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=",${BENCH_SCENARIOS:-api,delivery},"
@@ -11,6 +13,7 @@ npm run build
 # The benchmarks and the processes they compare run compiled, like the service.
 rm -rf .bench/dist && npx tsc -p tsconfig.bench.json && npx tsc-alias -p tsconfig.bench.json
 if [[ $scenarios == *,api,* ]]; then node .bench/dist/bench/run-bench.js; fi
+if [[ $scenarios == *,tracing,* ]]; then BENCH_TRACING_ONLY=true node .bench/dist/bench/run-bench.js; fi
 if [[ $scenarios == *,delivery,* ]]; then node .bench/dist/bench/run-delivery-bench.js; fi
 if [[ $scenarios == *,soak,* ]]; then node .bench/dist/bench/run-soak-bench.js; fi
 if [[ $scenarios == *,scale,* ]]; then node .bench/dist/bench/run-scale-bench.js; fi

@@ -133,6 +133,8 @@ describe('tracing from a request to the webhook it caused', () => {
   let api: { url: string; process: Background };
   /** The same API behind a gateway it trusts with the trace context. */
   let trustingApi: { url: string; process: Background };
+  /** The same API sampling no request, under a service name of its own, with the SDK's debug diagnostics on. */
+  let unsampledApi: { url: string; process: Background };
   let worker: Background;
   let db: Client;
 
@@ -143,9 +145,16 @@ describe('tracing from a request to the webhook it caused', () => {
     receiver.respond((request, res) => void res.writeHead(request.url === '/gone' ? 410 : 200).end());
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' };
     const env = { ...suite.env, ...tracing, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
-    [api, trustingApi, worker] = await Promise.all([
+    [api, trustingApi, unsampledApi, worker] = await Promise.all([
       startSourceApi(env),
       startSourceApi({ ...env, TRACE_TRUST_INBOUND: 'true' }),
+      startSourceApi({
+        ...env,
+        OTEL_SERVICE_NAME: 'rms-api-unsampled',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0',
+        OTEL_LOG_LEVEL: 'debug',
+      }),
       startSourceWorker({ ...env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '50' }, 120_000),
     ]);
     db = new Client({ connectionString: suite.env.DATABASE_URL });
@@ -153,7 +162,7 @@ describe('tracing from a request to the webhook it caused', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([api?.process.stop(), trustingApi?.process.stop(), worker?.stop()]);
+    await Promise.all([api?.process.stop(), trustingApi?.process.stop(), unsampledApi?.process.stop(), worker?.stop()]);
     await db?.end();
     await receiver?.close();
     await otlp?.close();
@@ -223,6 +232,8 @@ describe('tracing from a request to the webhook it caused', () => {
     );
     if (!request) throw new Error(`no server span for POST /v2/resources among ${JSON.stringify(spans.map((span) => span.name))}`);
     expect(request.parentSpanId).toBe('');
+    expect(request.name).toBe('POST /v2/resources');
+    expect(request.attributes).toMatchObject({ 'http.route': '/v2/resources', 'http.response.status_code': 201, 'url.scheme': 'http' });
     const sql = spans.filter((span) => span.service === 'rms-api' && span.attributes['db.system.name'] === 'postgresql');
     expect(sql.some((span) => String(span.attributes['db.query.text']).includes('INSERT INTO events'))).toBe(true);
     for (const span of sql) expect(descendsFrom(span, request, spans)).toBe(true);
@@ -286,6 +297,39 @@ describe('tracing from a request to the webhook it caused', () => {
     expect(String(sent.traceparent)).toMatch(new RegExp(`^00-${callerTraceId}-[0-9a-f]{16}-01$`));
     expect(sent.tracestate).toBeUndefined();
     expect(JSON.stringify(sent)).not.toContain('chosen');
+  });
+
+  it('records nothing of a request the sampler leaves out, whose event and delivery carry the not-sampled flag', async () => {
+    const authorization = await accountWithWebhook('unsampled', '/unsampled');
+    const outputBefore = unsampledApi.process.output.length;
+    const created = await call('POST', '/v2/resources', { name: 'Unsampled' }, { authorization, 'x-request-id': 'unsampled-create-1' }, unsampledApi.url);
+    expect(created.status).toBe(201);
+    const resourceId = ((await created.json()) as { data: { id: string } }).data.id;
+    const delivered = await waitUntil(() => receiver.received.find((request) => request.url === '/unsampled' && request.body.includes(resourceId)));
+    const { rows } = await db.query<{ trace_context: { traceparent: string } }>(`SELECT trace_context FROM events WHERE data->'object'->>'id' = $1`, [resourceId]);
+
+    expect(rows).toEqual([{ trace_context: { traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/) } }]);
+    const [, traceId] = rows[0].trace_context.traceparent.split('-');
+    expect(String(delivered.headers.traceparent)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+    const requestLine = await waitUntil(() =>
+      logLines(unsampledApi.process.output).find((line) => line.requestId === 'unsampled-create-1' && line.msg === 'request completed'),
+    );
+    expect(requestLine.trace_id).toBe(traceId);
+    // The SDK's note of each span it starts without recording: the request's server span alone,
+    // none for its SQL and Redis commands, which the instrumentations skip outside a span.
+    const notesOfUnrecordedSpans = unsampledApi.process.output.slice(outputBefore).match(/Recording is off, propagating context in a non-recording span/g);
+    expect(notesOfUnrecordedSpans).toHaveLength(1);
+
+    // A sampled request through the same webhook: once its delivery's spans are exported, any the
+    // unsampled one made would have been, the worker's before them and the other API's long since.
+    const sampled = await call('POST', '/v2/resources', { name: 'Sampled' }, { authorization });
+    expect(sampled.status).toBe(201);
+    const sampledId = ((await sampled.json()) as { data: { id: string } }).data.id;
+    const sampledDelivery = await waitUntil(() => receiver.received.find((request) => request.url === '/unsampled' && request.body.includes(sampledId)));
+    expect(String(sampledDelivery.headers.traceparent)).toMatch(/-01$/);
+    const [, sampledTraceId] = String(sampledDelivery.headers.traceparent).split('-');
+    await waitUntil(() => otlp.spans.find((span) => span.traceId === sampledTraceId && span.service === 'rms-worker' && isHttpClient(span)));
+    expect(otlp.spans.filter((span) => span.traceId === traceId || span.service === 'rms-api-unsampled')).toEqual([]);
   });
 
   it('records a request query with its credentials hidden, as the request log writes it', async () => {

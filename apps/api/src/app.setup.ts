@@ -15,6 +15,7 @@ import { requestIdMiddleware } from './platform/middleware/request-id.middleware
 import { API_PREFIX } from './platform/routing/api-prefix';
 import { RouteIndex } from './platform/routing/route-index';
 import { shadowedMethodMiddleware } from './platform/routing/shadowed-method.middleware';
+import { requestSpanMiddleware } from './platform/tracing/server-span.middleware';
 import { legacyApiMiddleware } from './legacy/legacy-api.middleware';
 import { createHttpLogger } from './logging/http-logger';
 import { LoggingModule } from './logging/logging.module';
@@ -56,11 +57,12 @@ export function configureApiApp(app: NestExpressApplication): void {
   const express = app.getHttpAdapter().getInstance();
   Object.defineProperty(express.request, 'fresh', { get: () => false });
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
-  // Order matters: the id first, so that the log line, the metrics and /v1's 410 all carry it;
-  // CORS before the body parser, so that a page can read its refusals too; the write ledger last,
-  // entered around the route itself.
+  // Order matters: the server span first, so that it covers the rest; then the id, so that the
+  // log line, the metrics and /v1's 410 all carry it; CORS before the body parser, so that a page
+  // can read its refusals too; the write ledger last, entered around the route itself.
   app.use(
     inOrder<Request, Response>(
+      requestSpanMiddleware(),
       requestIdMiddleware,
       createHttpLogger(app.get(ROOT_LOGGER)),
       app.get(HttpMetrics).middleware,

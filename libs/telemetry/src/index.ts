@@ -1,4 +1,6 @@
 export { SpanKind } from '@opentelemetry/api';
+export * from './server-span';
+export * from './server-span-source';
 export * from './spans';
 export * from './trace-context';
 export * from './trace-log-fields';

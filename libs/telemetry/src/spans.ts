@@ -9,7 +9,8 @@ export interface SpanSettings {
   startTime?: Date;
 }
 
-function tracer(): Tracer {
+/** The service's own tracer, of the spans it makes itself rather than through an instrumentation. */
+export function tracer(): Tracer {
   return trace.getTracer('resource-management-service');
 }
 

@@ -1,5 +1,5 @@
 import { createTraceState, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
-import { contextOf, traceContextOf } from './trace-context';
+import { contextOf, spanContextIn, traceContextOf, withUnrecordedTrace } from './trace-context';
 import { tracingRequested } from './tracing';
 
 describe('trace context headers', () => {
@@ -24,6 +24,17 @@ describe('trace context headers', () => {
     const parent = trace.getSpanContext(contextOf({ traceparent: `00-${traceId}-${spanId}-00` }));
     expect(parent?.traceFlags).toBe(TraceFlags.NONE);
     expect(parent && traceContextOf(parent)).toEqual({ traceparent: `00-${traceId}-${spanId}-00` });
+  });
+
+  it("keeps an unrecorded trace out of the active span, where the pg and ioredis instrumentations would trace each query under it", () => {
+    const parent = contextOf({ traceparent: `00-${traceId}-${spanId}-00` });
+    const unsampled = { traceId, spanId: 'c0ffee00c0ffee00', traceFlags: TraceFlags.NONE };
+    const work = withUnrecordedTrace(parent, unsampled);
+    expect(trace.getSpan(parent)).toBeDefined();
+    expect(trace.getSpan(work)).toBeUndefined();
+    expect(spanContextIn(work)).toBe(unsampled);
+    expect(traceContextOf(unsampled)).toEqual({ traceparent: `00-${traceId}-c0ffee00c0ffee00-00` });
+    expect(spanContextIn(ROOT_CONTEXT)).toBeUndefined();
   });
 
   it.each([null, undefined, { traceparent: 'garbage' }, { traceparent: `01-${traceId}-${spanId}-01` }, { traceparent: `00-${'0'.repeat(32)}-${spanId}-01` }])(

@@ -1,4 +1,4 @@
-import { Context, isSpanContextValid, ROOT_CONTEXT, SpanContext, trace, TraceFlags } from '@opentelemetry/api';
+import { Context, context, createContextKey, isSpanContextValid, ROOT_CONTEXT, SpanContext, trace, TraceFlags } from '@opentelemetry/api';
 import { isTracingOn } from './tracing';
 
 /**
@@ -20,11 +20,33 @@ export function traceContextOf(spanContext: SpanContext): TraceContextHeaders | 
   return { traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}` };
 }
 
-/** The headers of the span active now; undefined when tracing is off or no span is active. */
+const UNRECORDED_TRACE = createContextKey('the trace of work that records no span');
+
+/**
+ * `parent` carrying a trace that records nothing, such as an unsampled request's: kept aside
+ * rather than as the active span, so that the pg and ioredis instrumentations, which trace only
+ * under an active span, do no work for each query, while what the work hands on (an event's
+ * `traceparent`, log lines) still names the trace and its not-sampled flag.
+ */
+export function withUnrecordedTrace(parent: Context, spanContext: SpanContext): Context {
+  return trace.deleteSpan(parent).setValue(UNRECORDED_TRACE, spanContext);
+}
+
+/** The span context `work` holds: its span's, or the unrecorded trace it belongs to. */
+export function spanContextIn(work: Context): SpanContext | undefined {
+  return trace.getSpanContext(work) ?? (work.getValue(UNRECORDED_TRACE) as SpanContext | undefined);
+}
+
+/** The span context of the work running now. */
+export function activeSpanContext(): SpanContext | undefined {
+  return spanContextIn(context.active());
+}
+
+/** The headers of the span active now (or of the unrecorded trace); undefined when tracing is off or there is none. */
 export function activeTraceContext(): TraceContextHeaders | undefined {
   if (!isTracingOn()) return undefined;
-  const span = trace.getActiveSpan();
-  return span && traceContextOf(span.spanContext());
+  const spanContext = activeSpanContext();
+  return spanContext && traceContextOf(spanContext);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { TracingSetup } from './tracing-setup';
 
-/** The running SDK; undefined while tracing is off. */
-let running: { shutdown(): Promise<void> } | undefined;
+/** The running SDK and what the app said of itself; undefined while tracing is off. */
+let running: { sdk: { shutdown(): Promise<void> }; setup: TracingSetup } | undefined;
 
 /**
  * Tracing is on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT, or its traces-only
@@ -22,16 +22,21 @@ export function startTracing(setup: TracingSetup): void {
   // Required here, not imported: with tracing off no SDK or instrumentation module is ever loaded.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
-  running = startTracingSdk(setup);
+  running = { sdk: startTracingSdk(setup), setup };
 }
 
 export function isTracingOn(): boolean {
   return running !== undefined;
 }
 
+/** What the app told `startTracing`; undefined while tracing is off. */
+export function tracingSetup(): TracingSetup | undefined {
+  return running?.setup;
+}
+
 /** Exports the spans still buffered and stops tracing; nothing to do when it is off. */
 export async function stopTracing(): Promise<void> {
-  const sdk = running;
+  const sdk = running?.sdk;
   running = undefined;
   await sdk?.shutdown();
 }

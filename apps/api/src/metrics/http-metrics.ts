@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { ExpressRoute, isEndpointRoute } from '../platform/routing/route-index';
+import { routePatternOf } from '../platform/routing/route-index';
 
 /** The route label of requests no endpoint matched (404, 405): raw paths would be unbounded. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -40,19 +40,11 @@ export class HttpMetrics {
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     res.once('close', () => {
-      const route = routeLabel(req, res);
+      const route = routePatternOf(req, res) ?? UNMATCHED_ROUTE;
       const status = res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED;
       this.requests.inc({ method: req.method, route, status });
       this.duration.observe({ method: req.method, route }, Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   };
-}
-
-/** Middleware that answers by itself names its route here (`res.locals.routeLabel`). */
-function routeLabel(req: Request, res: Response): string {
-  const route = req.route as ExpressRoute | undefined;
-  if (isEndpointRoute(route)) return route.path;
-  const label: unknown = (res.locals as { routeLabel?: unknown }).routeLabel;
-  return typeof label === 'string' ? label : UNMATCHED_ROUTE;
 }

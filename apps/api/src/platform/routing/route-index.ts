@@ -2,6 +2,18 @@ import { METHODS } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 
+/**
+ * The route pattern that answered a request (`/v2/resources/:id`): the endpoint's, or the one a
+ * middleware that answers by itself names in `res.locals.routeLabel`; undefined when none did.
+ * Raw paths would make metric labels and span names unbounded.
+ */
+export function routePatternOf(req: { route?: unknown }, res: { locals: Record<string, unknown> }): string | undefined {
+  const route = req.route as ExpressRoute | undefined;
+  if (isEndpointRoute(route)) return route.path;
+  const label = res.locals.routeLabel;
+  return typeof label === 'string' ? label : undefined;
+}
+
 /** What express keeps of a route; `req.route` has the same shape. */
 export interface ExpressRoute {
   path: unknown;
