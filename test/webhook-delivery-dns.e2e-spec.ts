@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HOST_RESOLUTION_DEADLINE_MS } from '@app/common';
 import {
+  callApi,
   createSuiteEnvironment,
   freePort,
   HttpsReceiver,
@@ -72,16 +73,8 @@ describe('webhook delivery while one account resolves hosts whose DNS never answ
     await dns?.close();
   });
 
-  async function call<T>(token: string | undefined, method: string, path: string, expected: number, body?: unknown): Promise<T> {
-    const res = await fetch(`${api.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${res.status} ${text}`);
-    return (JSON.parse(text) as { data: T }).data;
-  }
+  const call = <T>(token: string | undefined, method: string, path: string, expected: number, body?: unknown): Promise<T> =>
+    callApi<T>(api.url, token, method, path, expected, body);
 
   async function newAccount(): Promise<string> {
     const tag = randomBytes(4).toString('hex');

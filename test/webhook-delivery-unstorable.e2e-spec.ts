@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import {
+  callApi,
   createSuiteEnvironment,
   HttpsReceiver,
   ReceivedRequest,
@@ -54,16 +55,8 @@ describe('webhook answers PostgreSQL cannot store as sent', () => {
     await suite?.destroy();
   });
 
-  async function call<T>(token: string | undefined, method: string, path: string, expected: number, body?: unknown): Promise<T> {
-    const res = await fetch(`${api.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${res.status} ${text}`);
-    return (JSON.parse(text) as { data: T }).data;
-  }
+  const call = <T>(token: string | undefined, method: string, path: string, expected: number, body?: unknown): Promise<T> =>
+    callApi<T>(api.url, token, method, path, expected, body);
 
   /** A new account with a webhook on `path` for resource.created; answers its token and webhook id. */
   async function accountWithWebhook(path: string): Promise<{ token: string; webhookId: string }> {

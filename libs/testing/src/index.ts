@@ -8,3 +8,4 @@ export * from './built-api-replica';
 export * from './built-worker';
 export * from './https-receiver';
 export * from './wait-until';
+export * from './api-call';
