@@ -149,7 +149,7 @@ describe('Developer console in a browser', () => {
 
     await page.getByRole('link', { name: 'Back to API keys' }).click();
     expect(await page.content()).not.toContain(secret);
-    await expect(page.getByRole('heading', { name: 'CI deploys' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('table', { name: 'Your API keys' }).getByRole('cell', { name: 'CI deploys', exact: true }).isVisible()).resolves.toBe(true);
     await inspectPage(page, 'api-keys');
 
     await page.getByRole('button', { name: 'Revoke CI deploys' }).click();
@@ -176,17 +176,19 @@ describe('Developer console in a browser', () => {
     const before = receivedAt('/ok');
     await page.getByRole('button', { name: 'Send test event' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('A test event is on its way');
-    const timeline = page.getByRole('list', { name: 'Deliveries', exact: true });
+    const timeline = page.getByRole('table', { name: 'Deliveries', exact: true });
     await reloadUntil(page, async () => (await timeline.getByText('Succeeded').count()) === 1);
     expect(receivedAt('/ok')).toBe(before + 1);
-    await expect(timeline.textContent()).resolves.toMatch(/resource\.created.*Attempts\s*1.*HTTP 200/s);
+    await expect(timeline.textContent()).resolves.toMatch(/resource\.created.*Succeeded\s*1\s*HTTP 200/s);
+    await expect(page.locator('dl.facts').textContent()).resolves.toMatch(/Success rate \(24 h\)\s*100%\s*1 of 1\s*Last delivery\s*Succeeded/);
     await inspectPage(page, 'webhook-timeline');
 
     await timeline.getByRole('link', { name: /resource\.created/ }).click();
     await page.getByRole('heading', { name: 'Delivery of resource.created' }).waitFor();
     await expect(page.getByRole('list', { name: 'Attempts' }).textContent()).resolves.toMatch(/Attempt 1.*HTTP 200/s);
     await expect(page.getByRole('region', { name: 'Response body of attempt 1' }).textContent()).resolves.toBe('ok');
-    await page.locator('summary', { hasText: 'Headers of attempt 1' }).click();
+    await expect(page.getByRole('region', { name: 'Request body' }).textContent()).resolves.toMatch(/^\{\n {2}"id": "evt_\w+",\n {2}"type": "resource\.created",/);
+    await page.locator('summary', { hasText: 'Request headers of attempt 1' }).click();
     await expect(page.getByRole('region', { name: 'Request headers of attempt 1' }).textContent()).resolves.toMatch(/^webhook-signature: v1,/m);
     await expect(page.getByRole('region', { name: 'Response headers of attempt 1' }).textContent()).resolves.toMatch(/^content-type: text\/plain$/m);
     await expect(page.getByText('a sample event of a test').isVisible()).resolves.toBe(true);
@@ -200,25 +202,41 @@ describe('Developer console in a browser', () => {
     expect(delivery.attempts.map((attempt) => attempt.status_code)).toEqual([200, 200]);
   }, PAGE_FLOW_MS);
 
-  it('edits the events and description of a webhook', async () => {
+  it('edits the URL, events and description of a webhook', async () => {
     await page.goto(`${t.url}/console/webhooks/${webhookId}`);
     const settings = page.getByRole('form', { name: 'Settings' });
+    const saveAnswer = (): Promise<number> =>
+      Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `/console/webhooks/${webhookId}`),
+        page.getByRole('button', { name: 'Save changes' }).click(),
+      ]).then(([response]) => response.status());
+    await expect(settings.getByLabel('URL').inputValue()).resolves.toBe(`https://127.0.0.1:${receiver.port}/ok`);
+    await settings.getByLabel('URL').fill(`ftp://127.0.0.1:${receiver.port}/ok`);
     await settings.getByLabel('Description').fill('Orders and invoices');
     await settings.getByLabel('resource.created').uncheck();
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('Events must name at least one event kind');
+    await expect(saveAnswer()).resolves.toBe(400);
+    const problems = page.getByRole('alert');
+    await expect(problems.textContent()).resolves.toContain('Events must name at least one event kind');
+    await expect(problems.textContent()).resolves.toContain('URL must be an https:// URL');
+    await expect(settings.getByLabel('URL').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(settings.getByLabel('URL').inputValue()).resolves.toBe(`ftp://127.0.0.1:${receiver.port}/ok`);
     await inspectPage(page, 'webhook-problems');
 
+    await settings.getByLabel('URL').fill(`https://127.0.0.1:${receiver.port}/ok?v=2`);
     await settings.getByLabel('resource.created').check();
     await settings.getByLabel('resource.updated').check();
-    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(saveAnswer()).resolves.toBe(303);
     await expect(page.getByRole('status').textContent()).resolves.toBe('Your changes are saved.');
     const saved = await apiData<object>(`/v2/webhooks/${webhookId}`);
-    expect(saved).toMatchObject({ description: 'Orders and invoices', events: ['resource.created', 'resource.updated'] });
+    expect(saved).toMatchObject({
+      url: `https://127.0.0.1:${receiver.port}/ok?v=2`,
+      description: 'Orders and invoices',
+      events: ['resource.created', 'resource.updated'],
+    });
   }, PAGE_FLOW_MS);
 
   it('lists events by type, each with its payload and the deliveries it caused', async () => {
-    const { id: resourceId } = await apiData<{ id: string }>('/v2/resources', { method: 'POST', body: JSON.stringify({ name: 'Console order' }) });
+    const { id: resourceId } = await apiData<{ id: string }>('/v2/resources', { method: 'POST', body: JSON.stringify({ name: 'Console order <b>1</b>' }) });
     await api(`/v2/resources/${resourceId}`, { method: 'PATCH', body: JSON.stringify({ name: 'Console order, paid' }) });
     const events = await waitUntil(async () => {
       const listed = await apiData<{ id: string; type: string; data: { object: { id: string } } }[]>('/v2/events');
@@ -231,18 +249,24 @@ describe('Developer console in a browser', () => {
     await page.getByLabel('Event type').selectOption('resource.created');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL((url) => url.searchParams.get('type') === 'resource.created');
-    const listed = page.getByRole('list', { name: 'Events', exact: true });
+    const listed = page.getByRole('table', { name: 'Events', exact: true });
     await expect(listed.getByRole('link').allTextContents()).resolves.toEqual([expect.stringMatching(/^resource\.created/)]);
     await inspectPage(page, 'events');
 
     await listed.getByRole('link').first().click();
     await page.getByRole('heading', { level: 1, name: 'resource.created' }).waitFor();
     expect(page.url()).toBe(`${t.url}/console/events/${createdEvent?.id}`);
-    await expect(page.getByRole('region', { name: 'Event payload' }).textContent()).resolves.toContain('"name": "Console order"');
-    const caused = page.getByRole('list', { name: 'Deliveries to your webhooks' });
+    await expect(page.getByRole('region', { name: 'Event payload' }).textContent()).resolves.toContain('"name": "Console order <b>1</b>"');
+    const caused = page.getByRole('table', { name: 'Deliveries to your webhooks' });
     await reloadUntil(page, async () => (await caused.getByText('Succeeded').count()) === 1);
     await expect(caused.getByRole('link', { name: webhookId }).isVisible()).resolves.toBe(true);
     await inspectPage(page, 'event');
+
+    // The delivery shows the body it sent, the payload with its markup as text.
+    await caused.getByRole('link', { name: /resource\.created/ }).click();
+    await page.getByRole('heading', { name: 'Delivery of resource.created' }).waitFor();
+    await expect(page.getByRole('region', { name: 'Request body' }).textContent()).resolves.toContain('"name": "Console order <b>1</b>"');
+    await expect(page.locator('main b').count()).resolves.toBe(0);
   }, PAGE_FLOW_MS);
 
   it("shows why a webhook was disabled, and enables it again", async () => {
@@ -260,13 +284,20 @@ describe('Developer console in a browser', () => {
     await page.goto(`${t.url}/console/webhooks/${failing}`);
     await expect(page.getByRole('heading', { name: 'Deliveries are stopped' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText(disabled.disabled_reason).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('list', { name: 'Deliveries', exact: true }).textContent()).resolves.toMatch(/Failed.*Attempts\s*5.*HTTP 500/s);
+    await expect(page.getByRole('table', { name: 'Deliveries', exact: true }).textContent()).resolves.toMatch(/Failed\s*5\s*HTTP 500/s);
     await inspectPage(page, 'webhook-disabled');
 
     await page.getByRole('button', { name: 'Enable the webhook' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('enabled again');
     await expect(page.getByRole('heading', { name: 'Deliveries are stopped' }).count()).resolves.toBe(0);
     expect(await apiData<object>(`/v2/webhooks/${failing}`)).toMatchObject({ status: 'enabled', disabled_reason: null });
+
+    // The list gives each webhook's last day and newest delivery: the failing one's only delivery failed.
+    await page.goto(`${t.url}/console/webhooks`);
+    const rows = page.getByRole('table', { name: 'Your webhooks' }).getByRole('row');
+    await expect(rows.filter({ hasText: '/fail' }).textContent()).resolves.toMatch(/Enabled\s*0%\s*0 of 1\s*Failed\s*\d{4}-/);
+    await expect(rows.filter({ hasText: '/ok' }).textContent()).resolves.toMatch(/100%\s*\d+ of \d+\s*Succeeded/);
+    await inspectPage(page, 'webhooks');
   }, PAGE_FLOW_MS);
 
   it('registers an OAuth client whose secret is shown once, and deletes it', async () => {
