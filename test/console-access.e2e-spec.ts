@@ -270,15 +270,17 @@ describe('Developer console: sign-in, CSRF and the API around it', () => {
     expect(await missing.json()).toEqual({ error: expect.objectContaining({ code: 'not_found' }) });
   });
 
-  it('serves its stylesheet and script as files, kept for good, and nothing else there', async () => {
+  it('serves its stylesheet, script and icon as files, kept for good, and nothing else there', async () => {
     const html = await (await get('/console/sign-in')).text();
     const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(html)?.[1] ?? '';
     const script = /<script src="([^"]+)" defer><\/script>/.exec(html)?.[1] ?? '';
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)">/.exec(html)?.[1] ?? '';
     for (const [path, type] of [
       [stylesheet, 'text/css; charset=utf-8'],
       [script, 'text/javascript; charset=utf-8'],
+      [icon, 'image/svg+xml; charset=utf-8'],
     ]) {
-      expect(path).toMatch(/^\/console\/assets\/console-[0-9a-f]{16}\.(css|js)$/);
+      expect(path).toMatch(/^\/console\/assets\/console-[0-9a-f]{16}\.(css|js|svg)$/);
       const answer = await get(path);
       expect({ status: answer.status, type: answer.headers.get('content-type'), cache: answer.headers.get('cache-control') }).toEqual({
         status: 200,

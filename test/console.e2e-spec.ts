@@ -48,9 +48,10 @@ describe('Developer console in a browser', () => {
     suite = await createSuiteEnvironment('console');
     Object.assign(process.env, suite.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     receiver = await startHttpsReceiver();
-    // /ok answers 200 with a body; /fail is down for good.
+    // /ok answers 200 with a body; /fail is down for good; /slow answers 200 after two and a half seconds.
     receiver.respond((request, res) => {
       if (request.url === '/fail') res.writeHead(500, { 'Content-Type': 'text/plain' }).end('down for maintenance');
+      else if (request.url === '/slow') setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'), 2500);
       else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     });
     t = await createTestApp();
@@ -297,7 +298,30 @@ describe('Developer console in a browser', () => {
     const rows = page.getByRole('table', { name: 'Your webhooks' }).getByRole('row');
     await expect(rows.filter({ hasText: '/fail' }).textContent()).resolves.toMatch(/Enabled\s*0%\s*0 of 1\s*Failed\s*\d{4}-/);
     await expect(rows.filter({ hasText: '/ok' }).textContent()).resolves.toMatch(/100%\s*\d+ of \d+\s*Succeeded/);
-    await inspectPage(page, 'webhooks');
+    await inspectPage(page, 'webhooks-list');
+  }, PAGE_FLOW_MS);
+
+  it('reloads a page by itself while a delivery on it is pending, and stops once none is', async () => {
+    const { id: slow } = await apiData<{ id: string }>('/v2/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: `https://127.0.0.1:${receiver.port}/slow`, events: ['payment.failed'] }),
+    });
+    const { id: deliveryId } = await apiData<{ id: string }>(`/v2/webhooks/${slow}/test`, { method: 'POST', body: '{}' });
+    await page.goto(`${t.url}/console/webhooks/${slow}/deliveries/${deliveryId}`);
+    const note = page.locator('[data-refresh-seconds]');
+    await note.waitFor({ state: 'visible' });
+    await expect(note.textContent()).resolves.toContain('refreshes itself every 3 seconds');
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    // No reload from the test: the page's script makes them, until the delivery has succeeded.
+    await page.getByRole('heading', { name: 'Attempt 1' }).waitFor({ timeout: 20_000 });
+    expect(loads).toBeGreaterThan(0);
+    await expect(note.count()).resolves.toBe(0);
+    await expect(page.getByRole('list', { name: 'Attempts' }).textContent()).resolves.toContain('HTTP 200');
+    const settled = loads;
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(loads).toBe(settled);
+    await inspectPage(page, 'delivery-settled');
   }, PAGE_FLOW_MS);
 
   it('registers an OAuth client whose secret is shown once, and deletes it', async () => {
@@ -366,4 +390,35 @@ describe('Developer console in a browser', () => {
     expect(new URL(page.url()).pathname).toBe('/console/sign-in');
     expect(tab.problems).toEqual([]);
   });
+
+  it('signs a newcomer up from the sign-in page, with problems by field first, into the console; every page has its icon', async () => {
+    const newcomer = await openConsoleTab(browser, t.url);
+    try {
+      const signUp = newcomer.page;
+      await signUp.goto(`${t.url}/console/sign-in`);
+      const icon = (await signUp.locator('link[rel=icon]').getAttribute('href')) ?? '';
+      const served = await signUp.request.get(`${t.url}${icon}`);
+      expect({ status: served.status(), type: served.headers()['content-type'] }).toEqual({ status: 200, type: 'image/svg+xml; charset=utf-8' });
+      await signUp.getByRole('link', { name: 'Create one' }).click();
+      await signUp.getByRole('heading', { name: 'Create an account' }).waitFor();
+      const name = `newcomer_${Date.now().toString(36)}`;
+      await signUp.getByLabel('Email').fill(`${name}@example.com`);
+      await signUp.getByLabel('Username').fill('No Capitals');
+      await signUp.getByLabel('Password').fill('long enough, this one');
+      await signUp.getByRole('button', { name: 'Create account' }).click();
+      await expect(signUp.getByRole('alert').textContent()).resolves.toContain('Username must be 3-30 characters');
+      await expect(signUp.getByLabel('Email').inputValue()).resolves.toBe(`${name}@example.com`);
+      await inspectPage(signUp, 'sign-up-problems');
+
+      await signUp.getByLabel('Username').fill(name);
+      await signUp.getByLabel('Password').fill('long enough, this one');
+      await signUp.getByRole('button', { name: 'Create account' }).click();
+      await signUp.waitForURL(`${t.url}/console/api-keys`);
+      await expect(signUp.locator('.who').textContent()).resolves.toBe(`${name}@example.com`);
+      await expect(signUp.getByText('You have no API keys yet.').isVisible()).resolves.toBe(true);
+      expect(newcomer.problems).toEqual([]);
+    } finally {
+      await newcomer.context.close();
+    }
+  }, PAGE_FLOW_MS);
 });

@@ -8,7 +8,7 @@ import { consolePage } from '../rendering/console-layout';
 import { selectField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
 import { dataTable, facts, jsonBlock, timestamp } from '../rendering/page-parts';
-import { deliveryTable } from '../webhooks/webhook.pages';
+import { deliveryTable, underWay } from '../webhooks/webhook.pages';
 
 /** The id of the record an event is about, when it names one. */
 function subjectOf(event: EventPayload): string | null {
@@ -62,7 +62,7 @@ ${older}`,
 
 export function eventPage(user: SignedInUser, event: EventPayload, deliveries: readonly DeliveryView[]): RenderedPage {
   return consolePage(
-    { title: `Event ${event.id}`, user, section: 'events' },
+    { title: `Event ${event.id}`, user, section: 'events', pending: deliveries.some(underWay) },
     html`<p><a href="${consolePaths.events}">All events</a></p>
 <h1>${event.type}</h1>
 ${facts([

@@ -71,6 +71,11 @@ function lastDelivery(health: WebhookHealthView | undefined): Html {
   return html`${deliveryStatus(health.last_delivery)} ${timestamp(health.last_delivery.created_at)}`;
 }
 
+/** A delivery the worker will still attempt on its own: pending and scheduled (a paused webhook's are held, unscheduled). */
+export function underWay(delivery: DeliveryView): boolean {
+  return delivery.status === 'pending' && delivery.next_attempt_at !== null;
+}
+
 /** What the receiver answered to an attempt, or why there was no answer. */
 function answerOf(attempt: DeliveryAttemptView | undefined): string {
   if (!attempt) return 'No attempt yet';
@@ -199,7 +204,8 @@ export function webhookPage(user: SignedInUser, input: WebhookPageInput, status 
   const { webhook } = input;
   const form = input.form ?? { values: { url: webhook.url, description: webhook.description ?? '', events: webhook.events }, problems: [] };
   return consolePage(
-    { title: `Webhook ${webhook.url}`, user, section: 'webhooks' },
+    // A page that answers a form is not reloaded: that would send the form again.
+    { title: `Webhook ${webhook.url}`, user, section: 'webhooks', pending: !input.form && input.deliveries.some(underWay) },
     html`<p><a href="${consolePaths.webhooks}">All webhooks</a></p>
 <h1>${webhook.url}</h1>
 ${noticeFor(input.notice, WEBHOOK_NOTICES)}
@@ -303,7 +309,7 @@ export function deliveryPage(user: SignedInUser, input: DeliveryPageInput): Rend
     ? html`<a href="${consolePaths.event(delivery.event_id)}"><code>${delivery.event_id}</code></a>`
     : html`<code>${delivery.event_id}</code> (a sample event of a test, not in the event log)`;
   return consolePage(
-    { title: `Delivery ${delivery.id}`, user, section: 'webhooks' },
+    { title: `Delivery ${delivery.id}`, user, section: 'webhooks', pending: underWay(delivery) },
     html`<p><a href="${consolePaths.webhook(webhook.id)}">Back to ${webhook.url}</a></p>
 <h1>Delivery of ${delivery.event_type}</h1>
 ${noticeFor(input.notice, DELIVERY_NOTICES)}
