@@ -60,7 +60,11 @@ export async function openConsoleTab(browser: Browser, origin: string): Promise<
     if ((kind === 'stylesheet' || kind === 'script') && response.status() !== 200) problems.push(`${response.url()} answered ${response.status()}`);
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  page.on('requestfailed', (request) => problems.push(`${request.method()} ${request.url()} failed: ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) => {
+    // The browser drops the tab icon's request when the page is left before it loads (a quick back or forward).
+    const leftEarly = request.url().endsWith('.svg') && request.failure()?.errorText === 'net::ERR_ABORTED';
+    if (!leftEarly) problems.push(`${request.method()} ${request.url()} failed: ${request.failure()?.errorText ?? ''}`);
+  });
   page.on('dialog', (dialog) => void dialog.accept());
   return { context, page, problems };
 }

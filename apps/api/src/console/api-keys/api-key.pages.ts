@@ -16,12 +16,12 @@ const NOTICES = {
   shown: "The new key's secret was shown once and is not shown again. If it was not copied, revoke the key and create another.",
   'secret-gone': 'That new key was shown already: it is shown only once. Roll the key again if you did not copy it.',
 };
-/** How long a rolled key keeps working, as the roll form offers it. */
+/** How long a rolled key keeps working, as the roll form offers it; each says what it is about, since the row has no room for a visible label. */
 const ROLL_OVERLAPS = [
-  { value: '86400', label: 'A day (the default)' },
-  { value: '3600', label: 'An hour' },
-  { value: '604800', label: 'Seven days' },
-  { value: '0', label: 'No time: it stops at once' },
+  { value: '86400', label: 'Old key: one more day' },
+  { value: '3600', label: 'Old key: one more hour' },
+  { value: '604800', label: 'Old key: seven more days' },
+  { value: '0', label: 'Old key: stops at once' },
 ];
 
 export interface ApiKeyForm {
@@ -57,7 +57,7 @@ function rollForm(user: SignedInUser, key: ApiKeyView): Html {
   return html`<form method="post" action="${consolePaths.apiKeyRoll(key.id)}" class="row-form" aria-label="Roll ${key.name}">
 ${csrfField(user)}
 ${submissionField()}
-<label for="${id}" class="muted">The old key keeps working for<span class="visually-hidden"> (${key.name})</span></label>
+<label for="${id}" class="visually-hidden">The old key keeps working for (${key.name})</label>
 <select id="${id}" name="expires_in">${ROLL_OVERLAPS.map(({ value, label }) => html`<option value="${value}">${label}</option>`)}</select>
 <button type="submit" class="secondary">Roll<span class="visually-hidden"> ${key.name}</span></button>
 </form>`;

@@ -81,7 +81,8 @@ export class WebhookPagesController {
   async update(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const form = req.body as FormFields;
     const description = optionalTextOf(form, 'description');
-    const values = { url: textOf(form, 'url')?.trim() ?? '', description: description ?? null, events: listOf(form, 'events') };
+    // A form without the URL field (one made before it had it) leaves the URL as it is.
+    const values = { url: textOf(form, 'url')?.trim(), description: description ?? null, events: listOf(form, 'events') };
     const shown = { url: values.url, description, events: values.events };
     const checked = await checkAs(UpdateWebhookDto, values);
     if (!checked.valid) {
