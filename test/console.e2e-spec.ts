@@ -299,6 +299,13 @@ describe('Developer console in a browser', () => {
     await expect(rows.filter({ hasText: '/fail' }).textContent()).resolves.toMatch(/Enabled\s*0%\s*0 of 1\s*Failed\s*\d{4}-/);
     await expect(rows.filter({ hasText: '/ok' }).textContent()).resolves.toMatch(/100%\s*\d+ of \d+\s*Succeeded/);
     await inspectPage(page, 'webhooks-list');
+    // At 360 px the table is wider than the screen and scrolls in its own box; inspectPage found the page itself no wider.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const box = page.getByRole('region', { name: 'Your webhooks, scrolls sideways' });
+    const widths = await box.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+    expect(widths.scroll).toBeGreaterThan(widths.client);
+    expect(widths.client).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 800 });
   }, PAGE_FLOW_MS);
 
   it('reloads a page by itself while a delivery on it is pending, and stops once none is', async () => {
