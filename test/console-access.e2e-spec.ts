@@ -127,6 +127,71 @@ describe('Developer console: sign-in, CSRF and the API around it', () => {
     expect(setCookiePair(right.headers.getSetCookie(), 'rms_session')).toMatch(/^rms_session=ses_/);
   });
 
+  describe('sign-up', () => {
+    /** The sign-up page's hidden fields and the cookie of its pre-session. */
+    async function signUpForm(): Promise<{ fields: Record<string, string>; preSession: string }> {
+      const page = await get('/console/sign-up');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      return { fields: hiddenFields(await page.text()), preSession: setCookiePair(page.headers.getSetCookie(), 'rms_console_csrf') };
+    }
+    const suffix = (): string => Math.random().toString(36).slice(2, 10);
+
+    it('shows each problem by its field with 400, keeping what was typed but the password, and makes no account', async () => {
+      const { fields, preSession } = await signUpForm();
+      const answer = await postForm('/console/sign-up', { ...fields, email: 'not-an-email', username: 'A', password: 'short-pw' }, preSession);
+      expect(answer.status).toBe(400);
+      const html = await answer.text();
+      expect(html).toContain('Email must be a valid email address');
+      expect(html).toContain('Username must be 3-30 characters of a-z, 0-9, _ and -');
+      expect(html).toContain('Password must be 10-128 characters');
+      expect(html).toMatch(/id="sign-up-email" name="email"[^>]* aria-invalid="true" type="email" value="not-an-email"/);
+      expect(html).not.toContain('short-pw');
+      expect(answer.headers.getSetCookie().some((cookie) => cookie.includes('rms_session='))).toBe(false);
+    });
+
+    it('creates the account through registration, signs the person in and answers 303 to the console', async () => {
+      const name = `signup_${suffix()}`;
+      const { fields, preSession } = await signUpForm();
+      const answer = await postForm('/console/sign-up', { ...fields, email: `${name}@example.com`, username: name, password: 'a long enough password' }, preSession);
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe('/console/api-keys');
+      const cookie = setCookiePair(answer.headers.getSetCookie(), 'rms_session');
+      expect((await get('/console/api-keys', cookie)).status).toBe(200);
+      const me = await fetch(`${t.url}/v2/users/me`, { headers: { Cookie: cookie } });
+      expect(((await me.json()) as { data: object }).data).toMatchObject({ email: `${name}@example.com`, username: name, role: 'user', plan: 'free' });
+
+      // The same email or username again is the API's 409, shown on their fields.
+      const again = await signUpForm();
+      const taken = await postForm('/console/sign-up', { ...again.fields, email: `${name}@example.com`, username: name, password: 'a long enough password' }, again.preSession);
+      expect(taken.status).toBe(409);
+      const html = await taken.text();
+      expect(html).toContain('Email is already taken');
+      expect(html).toContain('Username is already taken');
+    });
+
+    it('refuses a form without its pre-session or with a forged token, with a 403 page and no account', async () => {
+      const { fields, preSession } = await signUpForm();
+      const name = `forged_${suffix()}`;
+      const account = { email: `${name}@example.com`, username: name, password: 'a long enough password' };
+      for (const answer of [
+        await postForm('/console/sign-up', { ...fields, ...account }),
+        await postForm('/console/sign-up', { ...account, csrf_token: 'forged' }, preSession),
+      ]) {
+        expect(answer.status).toBe(403);
+        expect(await answer.text()).toContain(EXPIRED_FORM);
+      }
+      const login = await fetch(`${t.url}/v2/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: account.email, password: account.password }) });
+      expect(login.status).toBe(401);
+    });
+
+    it('sends a signed-in person on to the console', async () => {
+      const answer = await get('/console/sign-up', await signIn());
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe('/console/api-keys');
+    });
+  });
+
   it('goes back only to console pages after sign-in', async () => {
     const { fields, preSession } = await signInForm();
     const answer = await postForm('/console/sign-in', { ...fields, next: '//evil.example/console', email: user.email, password: user.password }, preSession);
@@ -205,15 +270,17 @@ describe('Developer console: sign-in, CSRF and the API around it', () => {
     expect(await missing.json()).toEqual({ error: expect.objectContaining({ code: 'not_found' }) });
   });
 
-  it('serves its stylesheet and script as files, kept for good, and nothing else there', async () => {
+  it('serves its stylesheet, script and icon as files, kept for good, and nothing else there', async () => {
     const html = await (await get('/console/sign-in')).text();
     const stylesheet = /<link rel="stylesheet" href="([^"]+)">/.exec(html)?.[1] ?? '';
     const script = /<script src="([^"]+)" defer><\/script>/.exec(html)?.[1] ?? '';
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)">/.exec(html)?.[1] ?? '';
     for (const [path, type] of [
       [stylesheet, 'text/css; charset=utf-8'],
       [script, 'text/javascript; charset=utf-8'],
+      [icon, 'image/svg+xml; charset=utf-8'],
     ]) {
-      expect(path).toMatch(/^\/console\/assets\/console-[0-9a-f]{16}\.(css|js)$/);
+      expect(path).toMatch(/^\/console\/assets\/console-[0-9a-f]{16}\.(css|js|svg)$/);
       const answer = await get(path);
       expect({ status: answer.status, type: answer.headers.get('content-type'), cache: answer.headers.get('cache-control') }).toEqual({
         status: 200,

@@ -59,7 +59,7 @@ describe('Developer console: lifecycle of keys and webhooks', () => {
     await page.getByRole('button', { name: 'Create API key' }).click();
     const oldSecret = (await page.locator('#secret').textContent()) ?? '';
     await page.getByRole('link', { name: 'Back to API keys' }).click();
-    await expect(page.getByRole('list', { name: 'Your API keys' }).textContent()).resolves.toContain(expiresAt.replace('T', ' ').replace('Z', ' UTC'));
+    await expect(page.getByRole('table', { name: 'Your API keys' }).textContent()).resolves.toContain(expiresAt.replace('T', ' ').replace('Z', ' UTC'));
     await inspectPage(page, 'api-keys-expiry');
 
     formAnswers.length = 0;
@@ -115,8 +115,8 @@ describe('Developer console: lifecycle of keys and webhooks', () => {
     await page.getByLabel('Show').selectOption('failed');
     await page.getByRole('button', { name: 'Show deliveries' }).click();
     expect(new URL(page.url()).searchParams.get('status')).toBe('failed');
-    const timeline = page.getByRole('list', { name: 'Deliveries', exact: true });
-    await expect(timeline.locator('li').count()).resolves.toBe(1);
+    const timeline = page.getByRole('table', { name: 'Deliveries', exact: true });
+    await expect(timeline.locator('tbody tr').count()).resolves.toBe(1);
     await expect(timeline.textContent()).resolves.toContain(failed);
     await inspectPage(page, 'webhook-failed-deliveries');
 
@@ -192,7 +192,7 @@ describe('Developer console: lifecycle of keys and webhooks', () => {
     const created = await apiData<{ id: string }>('/v2/resources', { method: 'POST', body: JSON.stringify({ name: 'Typed' }) });
     await api(`/v2/resources/${created.id}`, { method: 'PATCH', body: JSON.stringify({ name: 'Typed again' }) });
     await page.goto(`${t.url}/console/events?type=resource.updated`);
-    const kinds = (await page.locator('main h3').allTextContents()).map((heading) => heading.split(' ')[0]);
+    const kinds = (await page.getByRole('table', { name: 'Events', exact: true }).getByRole('link').allTextContents()).map((link) => link.split(' ')[0]);
     expect(kinds.length).toBeGreaterThan(0);
     expect(new Set(kinds)).toEqual(new Set(['resource.updated']));
     await inspectPage(page, 'events-by-type');

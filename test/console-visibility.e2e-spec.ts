@@ -68,7 +68,7 @@ describe('Developer console for a viewer of an organization', () => {
   it('lists exactly the events the API lists for the viewer', async () => {
     const fromApi = await apiData<{ id: string }[]>(viewer, '/v2/events');
     await page.goto(`${t.url}/console/events`);
-    const links = await page.getByRole('list', { name: 'Events', exact: true }).getByRole('link').evaluateAll((anchors) =>
+    const links = await page.getByRole('table', { name: 'Events', exact: true }).getByRole('link').evaluateAll((anchors) =>
       anchors.map((anchor) => String(anchor.getAttribute('href'))),
     );
     expect(links).toEqual(fromApi.map((event) => `/console/events/${event.id}`));

@@ -48,9 +48,10 @@ describe('Developer console in a browser', () => {
     suite = await createSuiteEnvironment('console');
     Object.assign(process.env, suite.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     receiver = await startHttpsReceiver();
-    // /ok answers 200 with a body; /fail is down for good.
+    // /ok answers 200 with a body; /fail is down for good; /slow answers 200 after two and a half seconds.
     receiver.respond((request, res) => {
       if (request.url === '/fail') res.writeHead(500, { 'Content-Type': 'text/plain' }).end('down for maintenance');
+      else if (request.url === '/slow') setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok'), 2500);
       else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     });
     t = await createTestApp();
@@ -149,7 +150,7 @@ describe('Developer console in a browser', () => {
 
     await page.getByRole('link', { name: 'Back to API keys' }).click();
     expect(await page.content()).not.toContain(secret);
-    await expect(page.getByRole('heading', { name: 'CI deploys' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('table', { name: 'Your API keys' }).getByRole('cell', { name: 'CI deploys', exact: true }).isVisible()).resolves.toBe(true);
     await inspectPage(page, 'api-keys');
 
     await page.getByRole('button', { name: 'Revoke CI deploys' }).click();
@@ -176,17 +177,19 @@ describe('Developer console in a browser', () => {
     const before = receivedAt('/ok');
     await page.getByRole('button', { name: 'Send test event' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('A test event is on its way');
-    const timeline = page.getByRole('list', { name: 'Deliveries', exact: true });
+    const timeline = page.getByRole('table', { name: 'Deliveries', exact: true });
     await reloadUntil(page, async () => (await timeline.getByText('Succeeded').count()) === 1);
     expect(receivedAt('/ok')).toBe(before + 1);
-    await expect(timeline.textContent()).resolves.toMatch(/resource\.created.*Attempts\s*1.*HTTP 200/s);
+    await expect(timeline.textContent()).resolves.toMatch(/resource\.created.*Succeeded\s*1\s*HTTP 200/s);
+    await expect(page.locator('dl.facts').textContent()).resolves.toMatch(/Success rate \(24 h\)\s*100%\s*1 of 1\s*Last delivery\s*Succeeded/);
     await inspectPage(page, 'webhook-timeline');
 
     await timeline.getByRole('link', { name: /resource\.created/ }).click();
     await page.getByRole('heading', { name: 'Delivery of resource.created' }).waitFor();
     await expect(page.getByRole('list', { name: 'Attempts' }).textContent()).resolves.toMatch(/Attempt 1.*HTTP 200/s);
     await expect(page.getByRole('region', { name: 'Response body of attempt 1' }).textContent()).resolves.toBe('ok');
-    await page.locator('summary', { hasText: 'Headers of attempt 1' }).click();
+    await expect(page.getByRole('region', { name: 'Request body' }).textContent()).resolves.toMatch(/^\{\n {2}"id": "evt_\w+",\n {2}"type": "resource\.created",/);
+    await page.locator('summary', { hasText: 'Request headers of attempt 1' }).click();
     await expect(page.getByRole('region', { name: 'Request headers of attempt 1' }).textContent()).resolves.toMatch(/^webhook-signature: v1,/m);
     await expect(page.getByRole('region', { name: 'Response headers of attempt 1' }).textContent()).resolves.toMatch(/^content-type: text\/plain$/m);
     await expect(page.getByText('a sample event of a test').isVisible()).resolves.toBe(true);
@@ -200,25 +203,41 @@ describe('Developer console in a browser', () => {
     expect(delivery.attempts.map((attempt) => attempt.status_code)).toEqual([200, 200]);
   }, PAGE_FLOW_MS);
 
-  it('edits the events and description of a webhook', async () => {
+  it('edits the URL, events and description of a webhook', async () => {
     await page.goto(`${t.url}/console/webhooks/${webhookId}`);
     const settings = page.getByRole('form', { name: 'Settings' });
+    const saveAnswer = (): Promise<number> =>
+      Promise.all([
+        page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `/console/webhooks/${webhookId}`),
+        page.getByRole('button', { name: 'Save changes' }).click(),
+      ]).then(([response]) => response.status());
+    await expect(settings.getByLabel('URL').inputValue()).resolves.toBe(`https://127.0.0.1:${receiver.port}/ok`);
+    await settings.getByLabel('URL').fill(`ftp://127.0.0.1:${receiver.port}/ok`);
     await settings.getByLabel('Description').fill('Orders and invoices');
     await settings.getByLabel('resource.created').uncheck();
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('Events must name at least one event kind');
+    await expect(saveAnswer()).resolves.toBe(400);
+    const problems = page.getByRole('alert');
+    await expect(problems.textContent()).resolves.toContain('Events must name at least one event kind');
+    await expect(problems.textContent()).resolves.toContain('URL must be an https:// URL');
+    await expect(settings.getByLabel('URL').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(settings.getByLabel('URL').inputValue()).resolves.toBe(`ftp://127.0.0.1:${receiver.port}/ok`);
     await inspectPage(page, 'webhook-problems');
 
+    await settings.getByLabel('URL').fill(`https://127.0.0.1:${receiver.port}/ok?v=2`);
     await settings.getByLabel('resource.created').check();
     await settings.getByLabel('resource.updated').check();
-    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(saveAnswer()).resolves.toBe(303);
     await expect(page.getByRole('status').textContent()).resolves.toBe('Your changes are saved.');
     const saved = await apiData<object>(`/v2/webhooks/${webhookId}`);
-    expect(saved).toMatchObject({ description: 'Orders and invoices', events: ['resource.created', 'resource.updated'] });
+    expect(saved).toMatchObject({
+      url: `https://127.0.0.1:${receiver.port}/ok?v=2`,
+      description: 'Orders and invoices',
+      events: ['resource.created', 'resource.updated'],
+    });
   }, PAGE_FLOW_MS);
 
   it('lists events by type, each with its payload and the deliveries it caused', async () => {
-    const { id: resourceId } = await apiData<{ id: string }>('/v2/resources', { method: 'POST', body: JSON.stringify({ name: 'Console order' }) });
+    const { id: resourceId } = await apiData<{ id: string }>('/v2/resources', { method: 'POST', body: JSON.stringify({ name: 'Console order <b>1</b>' }) });
     await api(`/v2/resources/${resourceId}`, { method: 'PATCH', body: JSON.stringify({ name: 'Console order, paid' }) });
     const events = await waitUntil(async () => {
       const listed = await apiData<{ id: string; type: string; data: { object: { id: string } } }[]>('/v2/events');
@@ -231,18 +250,24 @@ describe('Developer console in a browser', () => {
     await page.getByLabel('Event type').selectOption('resource.created');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL((url) => url.searchParams.get('type') === 'resource.created');
-    const listed = page.getByRole('list', { name: 'Events', exact: true });
+    const listed = page.getByRole('table', { name: 'Events', exact: true });
     await expect(listed.getByRole('link').allTextContents()).resolves.toEqual([expect.stringMatching(/^resource\.created/)]);
     await inspectPage(page, 'events');
 
     await listed.getByRole('link').first().click();
     await page.getByRole('heading', { level: 1, name: 'resource.created' }).waitFor();
     expect(page.url()).toBe(`${t.url}/console/events/${createdEvent?.id}`);
-    await expect(page.getByRole('region', { name: 'Event payload' }).textContent()).resolves.toContain('"name": "Console order"');
-    const caused = page.getByRole('list', { name: 'Deliveries to your webhooks' });
+    await expect(page.getByRole('region', { name: 'Event payload' }).textContent()).resolves.toContain('"name": "Console order <b>1</b>"');
+    const caused = page.getByRole('table', { name: 'Deliveries to your webhooks' });
     await reloadUntil(page, async () => (await caused.getByText('Succeeded').count()) === 1);
     await expect(caused.getByRole('link', { name: webhookId }).isVisible()).resolves.toBe(true);
     await inspectPage(page, 'event');
+
+    // The delivery shows the body it sent, the payload with its markup as text.
+    await caused.getByRole('link', { name: /resource\.created/ }).click();
+    await page.getByRole('heading', { name: 'Delivery of resource.created' }).waitFor();
+    await expect(page.getByRole('region', { name: 'Request body' }).textContent()).resolves.toContain('"name": "Console order <b>1</b>"');
+    await expect(page.locator('main b').count()).resolves.toBe(0);
   }, PAGE_FLOW_MS);
 
   it("shows why a webhook was disabled, and enables it again", async () => {
@@ -260,13 +285,50 @@ describe('Developer console in a browser', () => {
     await page.goto(`${t.url}/console/webhooks/${failing}`);
     await expect(page.getByRole('heading', { name: 'Deliveries are stopped' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText(disabled.disabled_reason).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('list', { name: 'Deliveries', exact: true }).textContent()).resolves.toMatch(/Failed.*Attempts\s*5.*HTTP 500/s);
+    await expect(page.getByRole('table', { name: 'Deliveries', exact: true }).textContent()).resolves.toMatch(/Failed\s*5\s*HTTP 500/s);
     await inspectPage(page, 'webhook-disabled');
 
     await page.getByRole('button', { name: 'Enable the webhook' }).click();
     await expect(page.getByRole('status').textContent()).resolves.toContain('enabled again');
     await expect(page.getByRole('heading', { name: 'Deliveries are stopped' }).count()).resolves.toBe(0);
     expect(await apiData<object>(`/v2/webhooks/${failing}`)).toMatchObject({ status: 'enabled', disabled_reason: null });
+
+    // The list gives each webhook's last day and newest delivery: the failing one's only delivery failed.
+    await page.goto(`${t.url}/console/webhooks`);
+    const rows = page.getByRole('table', { name: 'Your webhooks' }).getByRole('row');
+    await expect(rows.filter({ hasText: '/fail' }).textContent()).resolves.toMatch(/Enabled\s*0%\s*0 of 1\s*Failed\s*\d{4}-/);
+    await expect(rows.filter({ hasText: '/ok' }).textContent()).resolves.toMatch(/100%\s*\d+ of \d+\s*Succeeded/);
+    await inspectPage(page, 'webhooks-list');
+    // At 360 px the table is wider than the screen and scrolls in its own box; inspectPage found the page itself no wider.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const box = page.getByRole('region', { name: 'Your webhooks, scrolls sideways' });
+    const widths = await box.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+    expect(widths.scroll).toBeGreaterThan(widths.client);
+    expect(widths.client).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, PAGE_FLOW_MS);
+
+  it('reloads a page by itself while a delivery on it is pending, and stops once none is', async () => {
+    const { id: slow } = await apiData<{ id: string }>('/v2/webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ url: `https://127.0.0.1:${receiver.port}/slow`, events: ['payment.failed'] }),
+    });
+    const { id: deliveryId } = await apiData<{ id: string }>(`/v2/webhooks/${slow}/test`, { method: 'POST', body: '{}' });
+    await page.goto(`${t.url}/console/webhooks/${slow}/deliveries/${deliveryId}`);
+    const note = page.locator('[data-refresh-seconds]');
+    await note.waitFor({ state: 'visible' });
+    await expect(note.textContent()).resolves.toContain('refreshes itself every 3 seconds');
+    let loads = 0;
+    page.on('load', () => (loads += 1));
+    // No reload from the test: the page's script makes them, until the delivery has succeeded.
+    await page.getByRole('heading', { name: 'Attempt 1' }).waitFor({ timeout: 20_000 });
+    expect(loads).toBeGreaterThan(0);
+    await expect(note.count()).resolves.toBe(0);
+    await expect(page.getByRole('list', { name: 'Attempts' }).textContent()).resolves.toContain('HTTP 200');
+    const settled = loads;
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(loads).toBe(settled);
+    await inspectPage(page, 'delivery-settled');
   }, PAGE_FLOW_MS);
 
   it('registers an OAuth client whose secret is shown once, and deletes it', async () => {
@@ -335,4 +397,35 @@ describe('Developer console in a browser', () => {
     expect(new URL(page.url()).pathname).toBe('/console/sign-in');
     expect(tab.problems).toEqual([]);
   });
+
+  it('signs a newcomer up from the sign-in page, with problems by field first, into the console; every page has its icon', async () => {
+    const newcomer = await openConsoleTab(browser, t.url);
+    try {
+      const signUp = newcomer.page;
+      await signUp.goto(`${t.url}/console/sign-in`);
+      const icon = (await signUp.locator('link[rel=icon]').getAttribute('href')) ?? '';
+      const served = await signUp.request.get(`${t.url}${icon}`);
+      expect({ status: served.status(), type: served.headers()['content-type'] }).toEqual({ status: 200, type: 'image/svg+xml; charset=utf-8' });
+      await signUp.getByRole('link', { name: 'Create one' }).click();
+      await signUp.getByRole('heading', { name: 'Create an account' }).waitFor();
+      const name = `newcomer_${Date.now().toString(36)}`;
+      await signUp.getByLabel('Email').fill(`${name}@example.com`);
+      await signUp.getByLabel('Username').fill('No Capitals');
+      await signUp.getByLabel('Password').fill('long enough, this one');
+      await signUp.getByRole('button', { name: 'Create account' }).click();
+      await expect(signUp.getByRole('alert').textContent()).resolves.toContain('Username must be 3-30 characters');
+      await expect(signUp.getByLabel('Email').inputValue()).resolves.toBe(`${name}@example.com`);
+      await inspectPage(signUp, 'sign-up-problems');
+
+      await signUp.getByLabel('Username').fill(name);
+      await signUp.getByLabel('Password').fill('long enough, this one');
+      await signUp.getByRole('button', { name: 'Create account' }).click();
+      await signUp.waitForURL(`${t.url}/console/api-keys`);
+      await expect(signUp.locator('.who').textContent()).resolves.toBe(`${name}@example.com`);
+      await expect(signUp.getByText('You have no API keys yet.').isVisible()).resolves.toBe(true);
+      expect(newcomer.problems).toEqual([]);
+    } finally {
+      await newcomer.context.close();
+    }
+  }, PAGE_FLOW_MS);
 });

@@ -49,6 +49,37 @@ describe('webhook and event repositories', () => {
     });
   }
 
+  it("gives each owned webhook's last day of deliveries by status and its newest delivery, in one query", async () => {
+    const busy = await newWebhook(owner.id, ['resource.created']);
+    const quiet = await newWebhook(owner.id, ['resource.created']);
+    const others = await newWebhook(other.id, ['resource.created']);
+    // [status, age]: the 25-hour-old failure is outside the day; the newest is the pending one a minute old.
+    const made: Array<[string, string]> = [
+      ['succeeded', '1 hour'],
+      ['succeeded', '2 hours'],
+      ['succeeded', '23 hours'],
+      ['failed', '3 hours'],
+      ['failed', '25 hours'],
+      ['pending', '1 minute'],
+      ['pending', '5 minutes'],
+    ];
+    for (const [status, age] of made) {
+      const delivery = await deliveries.insertTest({ webhookId: busy.id, eventId: newId('evt'), eventType: 'resource.created', body: '{}' });
+      await dataSource.query(`UPDATE webhook_deliveries SET status = $2, created_at = now() - $3::interval WHERE id = $1`, [delivery.id, status, age]);
+    }
+    await deliveries.insertTest({ webhookId: others.id, eventId: newId('evt'), eventType: 'resource.created', body: '{}' });
+
+    const health = await deliveries.health(owner.id, [busy.id, quiet.id, others.id]);
+    const byId = new Map(health.map((row) => [row.webhookId, row]));
+    expect(health).toHaveLength(2);
+    expect(byId.get(busy.id)).toEqual({ webhookId: busy.id, succeeded: 3, failed: 1, pending: 2, lastDelivery: { createdAt: expect.any(Date), status: 'pending' } });
+    const newest = byId.get(busy.id)?.lastDelivery?.createdAt.getTime() ?? 0;
+    expect(Date.now() - newest).toBeGreaterThan(50_000);
+    expect(Date.now() - newest).toBeLessThan(120_000);
+    expect(byId.get(quiet.id)).toEqual({ webhookId: quiet.id, succeeded: 0, failed: 0, pending: 0, lastDelivery: null });
+    expect(await deliveries.health(owner.id, [])).toEqual([]);
+  });
+
   it('keeps the secret out of ordinary reads', async () => {
     const created = await newWebhook(owner.id, ['user.updated']);
     expect(created).toMatchObject({ status: 'enabled', disabledReason: null, events: ['user.updated'] });

@@ -6,7 +6,7 @@ import { PROJECT_ROOT, TestUser } from '../support';
 
 // What the code run in the page sees; the project's types are Node's, which lack the browser's.
 declare const axe: typeof AxeCore;
-declare const document: { documentElement: { scrollWidth: number } };
+declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): ArrayLike<{ getBoundingClientRect(): { height: number } }> };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -60,7 +60,11 @@ export async function openConsoleTab(browser: Browser, origin: string): Promise<
     if ((kind === 'stylesheet' || kind === 'script') && response.status() !== 200) problems.push(`${response.url()} answered ${response.status()}`);
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  page.on('requestfailed', (request) => problems.push(`${request.method()} ${request.url()} failed: ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) => {
+    // The browser drops the tab icon's request when the page is left before it loads (a quick back or forward).
+    const leftEarly = request.url().endsWith('.svg') && request.failure()?.errorText === 'net::ERR_ABORTED';
+    if (!leftEarly) problems.push(`${request.method()} ${request.url()} failed: ${request.failure()?.errorText ?? ''}`);
+  });
   page.on('dialog', (dialog) => void dialog.accept());
   return { context, page, problems };
 }
@@ -103,14 +107,16 @@ async function seriousViolations(page: Page): Promise<Violation[]> {
 
 /**
  * Checks the page at both widths and keeps a screenshot of each (`<name>-1280.png`,
- * `<name>-360.png`): no serious or critical axe-core violation, and at 360 px nothing wider than
- * the screen, so that no page needs sideways scrolling.
+ * `<name>-360.png`): no serious or critical axe-core violation, at 360 px nothing wider than the
+ * screen but the tables, which scroll in their own box, and each table row one line high (48 px at most).
  */
 export async function inspectPage(page: Page, name: string): Promise<void> {
   for (const viewport of [WIDE, NARROW]) {
     await page.setViewportSize(viewport);
     expect({ page: name, width: viewport.width, violations: await seriousViolations(page) }).toEqual({ page: name, width: viewport.width, violations: [] });
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const tallRows = await page.evaluate(() => Array.from(document.querySelectorAll('tbody tr'), (row) => Math.round(row.getBoundingClientRect().height)).filter((height) => height > 48));
+    expect({ page: name, width: viewport.width, tallRows }).toEqual({ page: name, width: viewport.width, tallRows: [] });
     expect({ page: name, width: viewport.width, overflow: Math.max(0, scrollWidth - viewport.width) }).toEqual({ page: name, width: viewport.width, overflow: 0 });
     await page.screenshot({ path: join(CONSOLE_SCREENSHOTS, `${name}-${viewport.width}.png`), fullPage: true });
   }

@@ -7,7 +7,7 @@ describe('safeReturnPath', () => {
   });
 
   it('sends anything else to the console home', () => {
-    for (const value of [undefined, 42, '', 'https://evil.example/console', '//evil.example/console', '/\\evil.example/console', '/v2/users/me', '/consoles', '/console/../v2/users', '/console/sign-in?next=/console']) {
+    for (const value of [undefined, 42, '', 'https://evil.example/console', '//evil.example/console', '/\\evil.example/console', '/v2/users/me', '/consoles', '/console/../v2/users', '/console/sign-in?next=/console', '/console/sign-up']) {
       expect(safeReturnPath(value)).toBe(CONSOLE_HOME);
     }
   });

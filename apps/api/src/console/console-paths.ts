@@ -5,6 +5,7 @@ const segment = (value: string): string => encodeURIComponent(value);
 
 export const consolePaths = {
   signIn: `${CONSOLE_ROOT}/sign-in`,
+  signUp: `${CONSOLE_ROOT}/sign-up`,
   signOut: `${CONSOLE_ROOT}/sign-out`,
   assets: `${CONSOLE_ROOT}/assets`,
   apiKeys: `${CONSOLE_ROOT}/api-keys`,
@@ -52,6 +53,6 @@ export function safeReturnPath(value: unknown): string {
   if (!URL.canParse(value, base)) return CONSOLE_HOME;
   const url = new URL(value, base);
   const inConsole = url.pathname === CONSOLE_ROOT || url.pathname.startsWith(`${CONSOLE_ROOT}/`);
-  if (url.origin !== base || !inConsole || url.pathname === consolePaths.signIn) return CONSOLE_HOME;
+  if (url.origin !== base || !inConsole || url.pathname === consolePaths.signIn || url.pathname === consolePaths.signUp) return CONSOLE_HOME;
   return `${url.pathname}${url.search}`;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_KINDS, EventKind, idPattern } from '@app/common';
-import type { DeliveryAttempt, WebhookDeliveryEntity, WebhookEntity, WebhookStatus } from '@app/database';
+import type { DeliveryAttempt, DeliveryHealth, WebhookDeliveryEntity, WebhookEntity, WebhookStatus } from '@app/database';
 
 export class WebhookView {
   @ApiProperty({ pattern: idPattern('wh'), example: 'wh_01JD3Q0F6K8W2M4N6P8R0T2V4X' })
@@ -176,5 +176,28 @@ function toDeliveryAttemptView(attempt: DeliveryAttempt): DeliveryAttemptView {
     response_body: attempt.response_body,
     request_headers: attempt.request_headers ?? null,
     response_headers: attempt.response_headers ?? null,
+  };
+}
+
+/**
+ * How a webhook is doing, for the console: its deliveries of the last 24 hours by status, the
+ * share of the finished ones that succeeded (null when none finished), and its newest delivery.
+ */
+export interface WebhookHealthView {
+  succeeded_24h: number;
+  failed_24h: number;
+  pending_24h: number;
+  success_rate_24h: number | null;
+  last_delivery: { created_at: string; status: DeliveryView['status'] } | null;
+}
+
+export function toWebhookHealthView(health: DeliveryHealth): WebhookHealthView {
+  const finished = health.succeeded + health.failed;
+  return {
+    succeeded_24h: health.succeeded,
+    failed_24h: health.failed,
+    pending_24h: health.pending,
+    success_rate_24h: finished === 0 ? null : health.succeeded / finished,
+    last_delivery: health.lastDelivery ? { created_at: health.lastDelivery.createdAt.toISOString(), status: health.lastDelivery.status } : null,
   };
 }

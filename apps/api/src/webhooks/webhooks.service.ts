@@ -29,7 +29,17 @@ import { RecoverWebhookDto } from './dto/recover-webhook.dto';
 import { RotateWebhookSecretDto } from './dto/rotate-webhook-secret.dto';
 import { sampleEvent } from './sample-event';
 import { UpdateWebhookDto } from './dto/update-webhook.dto';
-import { CreatedWebhookView, DeliveryView, RecoveryView, RotatedSecretView, toDeliveryView, toWebhookView, WebhookView } from './webhook.view';
+import {
+  CreatedWebhookView,
+  DeliveryView,
+  RecoveryView,
+  RotatedSecretView,
+  toDeliveryView,
+  toWebhookHealthView,
+  toWebhookView,
+  WebhookHealthView,
+  WebhookView,
+} from './webhook.view';
 
 const DEFAULT_PER_PAGE = 20;
 
@@ -154,11 +164,20 @@ export class WebhooksService implements OnApplicationBootstrap {
     return new Paginated(deliveries.map(toDeliveryView), { ...offsetMeta(basePath, kept, page, perPage, total) });
   }
 
+  /** The health of the caller's webhooks among `ids` (a page of them), by webhook id, in one query; others' are left out. */
+  async health(auth: AuthContext, ids: readonly string[]): Promise<Map<string, WebhookHealthView>> {
+    const rows = await this.deliveries.health(auth.userId, ids);
+    return new Map(rows.map((row) => [row.webhookId, toWebhookHealthView(row)]));
+  }
+
   async getDelivery(auth: AuthContext, id: string, deliveryId: string): Promise<DeliveryView> {
-    const webhook = await this.owned(auth, id);
-    const delivery = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
-    if (!delivery) throw new ResourceNotFoundError('Delivery', deliveryId);
-    return toDeliveryView(delivery);
+    return toDeliveryView(await this.ownedDelivery(auth, id, deliveryId));
+  }
+
+  /** A delivery with the exact body its attempts send (the signed bytes), which the API's view leaves out. */
+  async getDeliveryRequest(auth: AuthContext, id: string, deliveryId: string): Promise<{ delivery: DeliveryView; body: string }> {
+    const delivery = await this.ownedDelivery(auth, id, deliveryId);
+    return { delivery: toDeliveryView(delivery), body: delivery.body };
   }
 
   /** The deliveries an event caused to the caller's own webhooks; whether the caller may see the event is for EventsService to say. */
@@ -220,6 +239,13 @@ export class WebhooksService implements OnApplicationBootstrap {
   }
 
   /** One of the caller's webhooks; another user's is as unknown as a missing one. */
+  private async ownedDelivery(auth: AuthContext, id: string, deliveryId: string): Promise<WebhookDeliveryEntity> {
+    const webhook = await this.owned(auth, id);
+    const delivery = isId('dlv', deliveryId) ? await this.deliveries.find(webhook.id, deliveryId) : null;
+    if (!delivery) throw new ResourceNotFoundError('Delivery', deliveryId);
+    return delivery;
+  }
+
   private async owned(auth: AuthContext, id: string): Promise<WebhookEntity> {
     const webhook = isId('wh', id) ? await this.webhooks.findOwned(auth.userId, id) : null;
     if (!webhook) throw new ResourceNotFoundError('Webhook', id);

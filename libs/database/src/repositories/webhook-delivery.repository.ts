@@ -31,6 +31,24 @@ export interface RequeuedDelivery {
   attemptCount: number;
 }
 
+/** How a webhook's deliveries went: those of the last day by status, and its newest delivery. */
+export interface DeliveryHealth {
+  webhookId: string;
+  succeeded: number;
+  failed: number;
+  pending: number;
+  lastDelivery: { createdAt: Date; status: DeliveryStatus } | null;
+}
+
+interface DeliveryHealthRow {
+  webhook_id: string;
+  succeeded: string;
+  failed: string;
+  pending: string;
+  last_created_at: Date | null;
+  last_status: DeliveryStatus | null;
+}
+
 /** One attempt to append to a delivery, with the status it moves to and when it is next due. */
 interface RecordedAttempt {
   id: string;
@@ -319,6 +337,45 @@ export class WebhookDeliveryRepository {
       [webhookId, since, until],
     );
     return requeuedOldestFirst(rows);
+  }
+
+  /**
+   * The health of the owner's webhooks among `webhookIds`, in one statement for a whole page: the
+   * deliveries created in the last 24 hours counted by status (grouped by webhook), and each one's
+   * newest delivery. Both walk (webhook_id, created_at, id); a webhook without deliveries has zeros.
+   */
+  async health(ownerId: string, webhookIds: readonly string[]): Promise<DeliveryHealth[]> {
+    if (webhookIds.length === 0) return [];
+    const rows: DeliveryHealthRow[] = await this.deliveries.query(
+      `WITH owned AS (
+         SELECT id FROM webhooks WHERE id = ANY($1::text[]) AND owner_id = $2),
+       recent AS (
+         SELECT webhook_id,
+                count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
+                count(*) FILTER (WHERE status = 'failed') AS failed,
+                count(*) FILTER (WHERE status = 'pending') AS pending
+           FROM webhook_deliveries
+          WHERE webhook_id IN (SELECT id FROM owned) AND created_at >= now() - interval '24 hours'
+          GROUP BY webhook_id)
+       SELECT owned.id AS webhook_id,
+              coalesce(recent.succeeded, 0) AS succeeded, coalesce(recent.failed, 0) AS failed, coalesce(recent.pending, 0) AS pending,
+              newest.created_at AS last_created_at, newest.status AS last_status
+         FROM owned
+         LEFT JOIN recent ON recent.webhook_id = owned.id
+         LEFT JOIN LATERAL (
+           SELECT created_at, status FROM webhook_deliveries
+            WHERE webhook_id = owned.id
+            ORDER BY created_at DESC, id DESC
+            LIMIT 1) newest ON true`,
+      [webhookIds, ownerId],
+    );
+    return rows.map((row) => ({
+      webhookId: row.webhook_id,
+      succeeded: Number(row.succeeded),
+      failed: Number(row.failed),
+      pending: Number(row.pending),
+      lastDelivery: row.last_created_at && row.last_status ? { createdAt: row.last_created_at, status: row.last_status } : null,
+    }));
   }
 
   /** Puts a finished delivery back to pending for a manual retry. */

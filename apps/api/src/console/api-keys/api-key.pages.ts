@@ -5,9 +5,9 @@ import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { SCOPE_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
-import { actionButton, choiceField, csrfField, problemSummary, selectField, submissionField, textField } from '../rendering/forms';
+import { actionButton, choiceField, csrfField, problemSummary, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
-import { facts, noticeFor, offsetPager, oneTimeSecret, records, timestamp } from '../rendering/page-parts';
+import { dataTable, facts, noticeFor, offsetPager, oneTimeSecret, timestamp } from '../rendering/page-parts';
 
 const FORM = 'new-key';
 const LABELS = { name: 'Name', scopes: 'Scopes', expires_at: 'Expires at' };
@@ -16,12 +16,12 @@ const NOTICES = {
   shown: "The new key's secret was shown once and is not shown again. If it was not copied, revoke the key and create another.",
   'secret-gone': 'That new key was shown already: it is shown only once. Roll the key again if you did not copy it.',
 };
-/** How long a rolled key keeps working, as the roll form offers it. */
+/** How long a rolled key keeps working, as the roll form offers it; each says what it is about, since the row has no room for a visible label. */
 const ROLL_OVERLAPS = [
-  { value: '86400', label: 'A day (the default)' },
-  { value: '3600', label: 'An hour' },
-  { value: '604800', label: 'Seven days' },
-  { value: '0', label: 'No time: it stops at once' },
+  { value: '86400', label: 'Old key: one more day' },
+  { value: '3600', label: 'Old key: one more hour' },
+  { value: '604800', label: 'Old key: seven more days' },
+  { value: '0', label: 'Old key: stops at once' },
 ];
 
 export interface ApiKeyForm {
@@ -40,17 +40,8 @@ function scopeList(scopes: readonly string[]): Html {
   return html`${scopes.map((scope, index) => html`${index > 0 ? ', ' : ''}<code>${scope}</code>`)}`;
 }
 
-function keyRecord(user: SignedInUser, key: ApiKeyView): Html {
-  return html`<div class="record-head"><h3>${key.name}</h3></div>
-${facts([
-  ['Prefix', html`<code>${key.prefix}</code>`],
-  ['Scopes', scopeList(key.scopes)],
-  ['Created', timestamp(key.created_at)],
-  ['Last used', timestamp(key.last_used_at, 'Never')],
-  ['Expires', timestamp(key.expires_at, 'Never')],
-])}
-${rollForm(user, key)}
-<div class="actions">${actionButton({
+function keyActions(user: SignedInUser, key: ApiKeyView): Html {
+  return html`<div class="actions">${rollForm(user, key)}${actionButton({
     user,
     action: consolePaths.apiKeyRevoke(key.id),
     label: 'Revoke',
@@ -62,13 +53,31 @@ ${rollForm(user, key)}
 
 /** Rolling: a new key with the same name and scopes, the old one working for the time chosen. */
 function rollForm(user: SignedInUser, key: ApiKeyView): Html {
-  const form = `roll-${key.id}`;
-  return html`<form method="post" action="${consolePaths.apiKeyRoll(key.id)}" class="inline-form" aria-label="Roll ${key.name}">
+  const id = `roll-${key.id}-expires-in`;
+  return html`<form method="post" action="${consolePaths.apiKeyRoll(key.id)}" class="row-form" aria-label="Roll ${key.name}">
 ${csrfField(user)}
 ${submissionField()}
-${selectField({ form, name: 'expires_in', label: 'The old key keeps working for', choices: ROLL_OVERLAPS })}
+<label for="${id}" class="visually-hidden">The old key keeps working for (${key.name})</label>
+<select id="${id}" name="expires_in">${ROLL_OVERLAPS.map(({ value, label }) => html`<option value="${value}">${label}</option>`)}</select>
 <button type="submit" class="secondary">Roll<span class="visually-hidden"> ${key.name}</span></button>
 </form>`;
+}
+
+function keyTable(user: SignedInUser, keys: readonly ApiKeyView[]): Html {
+  return dataTable(
+    keys,
+    [
+      { label: 'Name', cell: (key) => html`<strong>${key.name}</strong>` },
+      { label: 'Prefix', cell: (key) => html`<code>${key.prefix}</code>` },
+      { label: 'Scopes', cell: (key) => scopeList(key.scopes) },
+      { label: 'Created', cell: (key) => timestamp(key.created_at) },
+      { label: 'Last used', cell: (key) => timestamp(key.last_used_at, 'Never') },
+      { label: 'Expires', cell: (key) => timestamp(key.expires_at, 'Never') },
+      { label: 'Actions', cell: (key) => keyActions(user, key) },
+    ],
+    'You have no API keys yet.',
+    'Your API keys',
+  );
 }
 
 export function apiKeysPage(user: SignedInUser, input: ApiKeysPageInput, status = 200): RenderedPage {
@@ -78,7 +87,7 @@ export function apiKeysPage(user: SignedInUser, input: ApiKeysPageInput, status 
     html`<h1>API keys</h1>
 <p class="lead">A key acts as you, with its scopes only, sent as the <code>X-API-Key</code> header. Its secret is shown once, when it is made.</p>
 ${noticeFor(input.notice, NOTICES)}
-${records(input.keys.map((key) => keyRecord(user, key)), 'You have no API keys yet.', 'Your API keys')}
+${keyTable(user, input.keys)}
 ${offsetPager(input.meta)}
 <h2 id="${FORM}-heading">Create an API key</h2>
 <form method="post" action="${consolePaths.apiKeys}" class="panel" aria-labelledby="${FORM}-heading">

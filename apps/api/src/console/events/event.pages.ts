@@ -7,8 +7,8 @@ import { EVENT_KIND_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
 import { selectField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
-import { facts, jsonBlock, records, timestamp } from '../rendering/page-parts';
-import { deliveryRecord } from '../webhooks/webhook.pages';
+import { dataTable, facts, jsonBlock, timestamp } from '../rendering/page-parts';
+import { deliveryTable, underWay } from '../webhooks/webhook.pages';
 
 /** The id of the record an event is about, when it names one. */
 function subjectOf(event: EventPayload): string | null {
@@ -16,14 +16,24 @@ function subjectOf(event: EventPayload): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-function eventRecord(event: EventPayload): Html {
-  const subject = subjectOf(event);
-  return html`<div class="record-head"><h3><a href="${consolePaths.event(event.id)}">${event.type}<span class="visually-hidden"> event ${event.id}</span></a></h3></div>
-${facts([
-  ['Id', html`<code>${event.id}</code>`],
-  ['About', subject ? html`<code>${subject}</code>` : '—'],
-  ['Created', timestamp(event.created_at)],
-])}`;
+function eventTable(events: readonly EventPayload[], empty: string): Html {
+  return dataTable(
+    events,
+    [
+      { label: 'Type', cell: (event) => html`<a href="${consolePaths.event(event.id)}">${event.type}<span class="visually-hidden"> event ${event.id}</span></a>` },
+      { label: 'Id', cell: (event) => html`<code>${event.id}</code>` },
+      {
+        label: 'About',
+        cell: (event) => {
+          const subject = subjectOf(event);
+          return subject ? html`<code>${subject}</code>` : '—';
+        },
+      },
+      { label: 'Created', cell: (event) => timestamp(event.created_at) },
+    ],
+    empty,
+    'Events',
+  );
 }
 
 export interface EventsPageInput {
@@ -45,14 +55,14 @@ export function eventsPage(user: SignedInUser, input: EventsPageInput): Rendered
 ${selectField({ form: 'filter', name: 'type', label: 'Event type', choices: [{ value: '', label: 'All types' }, ...EVENT_KIND_CHOICES], selected: input.type ?? '' })}
 <button type="submit" class="secondary">Filter</button>
 </form>
-${records(input.events.map(eventRecord), empty, 'Events')}
+${eventTable(input.events, empty)}
 ${older}`,
   );
 }
 
 export function eventPage(user: SignedInUser, event: EventPayload, deliveries: readonly DeliveryView[]): RenderedPage {
   return consolePage(
-    { title: `Event ${event.id}`, user, section: 'events' },
+    { title: `Event ${event.id}`, user, section: 'events', pending: deliveries.some(underWay) },
     html`<p><a href="${consolePaths.events}">All events</a></p>
 <h1>${event.type}</h1>
 ${facts([
@@ -63,10 +73,7 @@ ${facts([
 <p class="muted">The body each webhook receives.</p>
 ${jsonBlock(event, 'Event payload')}
 <h2 id="caused-heading">Deliveries to your webhooks</h2>
-${
-  deliveries.length === 0
-    ? html`<p class="empty">None of your webhooks received this event.</p>`
-    : html`<ul class="records" aria-labelledby="caused-heading">${deliveries.map((delivery) => html`<li class="record">${deliveryRecord(user, delivery, true)}</li>`)}</ul>`
+${deliveryTable(user, deliveries, 'None of your webhooks received this event.', 'Deliveries to your webhooks', true)}
 }`,
   );
 }

@@ -5,7 +5,7 @@ import { BeforeSignIn } from '../access/console-session.guard';
 import { ConsolePages } from '../console-pages.decorator';
 import { CONSOLE_ASSETS } from './assets/console-assets';
 
-/** The console's stylesheet and script; their names change with their content, so they are cached for good. */
+/** The console's stylesheet, script and icon; their names change with their content, so they are cached for good. */
 @ConsolePages('assets')
 @BeforeSignIn()
 export class ConsoleAssetsController {

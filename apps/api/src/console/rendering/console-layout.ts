@@ -1,7 +1,7 @@
 import type { RenderedPage } from '../../platform/pages/page-layout';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
-import { SCRIPT_PATH, STYLESHEET_PATH } from './assets/console-assets';
+import { ICON_PATH, SCRIPT_PATH, STYLESHEET_PATH } from './assets/console-assets';
 import { csrfField } from './forms';
 import { Html, html } from './html';
 
@@ -20,6 +20,17 @@ export interface PageFrame {
   /** The signed-in user, for the header and its sign-out form; absent on the sign-in page. */
   user?: SignedInUser;
   section?: ConsoleSection;
+  /** Something on the page is still under way (a pending delivery): the script reloads it until nothing is. */
+  pending?: boolean;
+}
+
+/** How often a page with something pending is reloaded, in seconds. */
+export const PENDING_REFRESH_SECONDS = 3;
+
+/** The mark the script looks for, and the sentence it shows (hidden without the script, which alone keeps it true). */
+function pendingNote(frame: PageFrame): Html | null {
+  if (!frame.pending) return null;
+  return html`<p class="muted" data-refresh-seconds="${PENDING_REFRESH_SECONDS}" hidden>A delivery here is pending: this page refreshes itself every ${PENDING_REFRESH_SECONDS} seconds until none is, unless you are typing in a form.</p>`;
 }
 
 /**
@@ -61,6 +72,7 @@ export function consolePage(frame: PageFrame, body: Html, status = 200): Rendere
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · Developer console</title>
+<link rel="icon" type="image/svg+xml" href="${ICON_PATH}">
 <link rel="stylesheet" href="${STYLESHEET_PATH}">
 <script src="${SCRIPT_PATH}" defer></script>
 </head>
@@ -68,6 +80,7 @@ export function consolePage(frame: PageFrame, body: Html, status = 200): Rendere
 <a class="skip-link" href="#main">Skip to content</a>
 ${header(frame)}
 <main id="main" tabindex="-1">
+${pendingNote(frame)}
 ${body}
 </main>
 </body>

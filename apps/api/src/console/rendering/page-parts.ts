@@ -25,6 +25,25 @@ export function records(items: readonly Html[], empty: string, label: string): H
   return html`<ul class="records" aria-label="${label}">${items.map((item) => html`<li class="record">${item}</li>`)}</ul>`;
 }
 
+/** One column of a table: its heading, and what each row shows in it. */
+export interface Column<T> {
+  label: string;
+  cell: (row: T) => HtmlValue;
+}
+
+/**
+ * Records as a dense table, one row each, in a box that scrolls sideways when the screen is
+ * narrower than the table (the page itself never does); a sentence when there are none.
+ */
+export function dataTable<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, empty: string, label: string): Html {
+  if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${label}, scrolls sideways"><table>
+<caption class="visually-hidden">${label}</caption>
+<thead><tr>${columns.map(({ label: heading }) => html`<th scope="col">${heading}</th>`)}</tr></thead>
+<tbody>${rows.map((row) => html`<tr>${columns.map(({ cell }) => html`<td>${cell(row)}</td>`)}</tr>`)}</tbody>
+</table></div>`;
+}
+
 /** Previous and next links of an offset list, as the service's own meta gives them. */
 export function offsetPager(meta: Record<string, unknown>): Html | null {
   const page = meta as Partial<OffsetMeta>;

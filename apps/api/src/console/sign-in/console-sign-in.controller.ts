@@ -10,7 +10,7 @@ import { CONSOLE_HOME, consolePaths } from '../console-paths';
 import { seeOther, sendPage } from '../rendering/page-response';
 import { ConsoleSignInService, SIGN_IN_CSRF_COOKIE, SignInStep } from './console-sign-in.service';
 
-/** The way in and out of the console: `/console`, the sign-in page and signing out. */
+/** The way in and out of the console: `/console`, the sign-up and sign-in pages, and signing out. */
 @ConsolePages()
 export class ConsoleSignInController {
   constructor(
@@ -34,6 +34,18 @@ export class ConsoleSignInController {
   @BeforeSignIn()
   async signInForm(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.signIn.signIn(req));
+  }
+
+  @Get('sign-up')
+  @BeforeSignIn()
+  async signUpPage(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.signIn.startSignUp(req));
+  }
+
+  @Post('sign-up')
+  @BeforeSignIn()
+  async signUpForm(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.signIn.signUp(req));
   }
 
   /** Ends the session everywhere, as `POST /v2/session/logout` does. */

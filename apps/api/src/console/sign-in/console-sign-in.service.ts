@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AppError } from '@app/common';
+import { AppError, ConflictError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { LoginCsrf } from '../../oauth/authorize/login-csrf.service';
 import type { RenderedPage } from '../../platform/pages/page-layout';
 import { hostCookieName, readCookie } from '../../session/session-cookie';
 import { SessionService } from '../../session/session.service';
+import { RegisterDto } from '../../users/dto/register.dto';
+import { UsersService } from '../../users/users.service';
 import { ConsoleSessions } from '../access/console-sessions';
 import { expiredForm } from '../access/form-token';
-import { FormFields, textOf } from '../console-form';
-import { safeReturnPath } from '../console-paths';
+import { checkAs, FormFields, textOf } from '../console-form';
+import { CONSOLE_HOME, safeReturnPath } from '../console-paths';
 import { signInPage } from './sign-in.page';
+import { signUpPage } from './sign-up.page';
 
 /** The cookie of the sign-in form's pre-session (`LoginCsrf`), `__Host-` prefixed over https. */
 export const SIGN_IN_CSRF_COOKIE = 'rms_console_csrf';
@@ -25,6 +28,9 @@ export type SignInStep = ({ kind: 'page'; page: RenderedPage } | { kind: 'redire
 const SIGNED_OUT_NOTICE = 'You have signed out.';
 
 /**
+ * Signing up is the API's registration (`UsersService.create`, the DTO's checks and its 409 for a
+ * taken email or username), then the same session login as signing in.
+ *
  * Signing in to the console is the session login (`SessionService.login`, with its lockout after
  * failed attempts), from a form protected as the OAuth login form is: its token is bound to a
  * pre-session cookie of its own, so that the two forms open side by side do not spoil each other.
@@ -36,6 +42,7 @@ export class ConsoleSignInService {
     private readonly consoleSessions: ConsoleSessions,
     private readonly loginCsrf: LoginCsrf,
     private readonly config: AppConfig,
+    private readonly users: UsersService,
   ) {}
 
   /** `GET /console/sign-in`: the form, or straight on when a session is already there. */
@@ -63,5 +70,32 @@ export class ConsoleSignInService {
       const problem = error.code === 'rate_limit_exceeded' ? error.message : 'The email or password is incorrect.';
       return { kind: 'page', page: signInPage({ csrfToken, returnTo, email, problem }, error.status) };
     }
+  }
+
+  /** `GET /console/sign-up`: the form, or the console when a session is already there. */
+  async startSignUp(req: Request): Promise<SignInStep> {
+    if (await this.consoleSessions.signedIn(req)) return { kind: 'redirect', location: CONSOLE_HOME };
+    const preSession = this.loginCsrf.start();
+    return { kind: 'page', page: signUpPage({ csrfToken: preSession.csrfToken, values: {}, problems: [] }), preSession: preSession.id };
+  }
+
+  /** `POST /console/sign-up`: a new account, then the console with a session; problems shown by field. */
+  async signUp(req: Request): Promise<SignInStep> {
+    const form = req.body as FormFields;
+    const csrfToken = textOf(form, 'csrf_token') ?? '';
+    const preSessionId = readCookie(req.headers.cookie, hostCookieName(this.config, SIGN_IN_CSRF_COOKIE));
+    if (!this.loginCsrf.verify(preSessionId, csrfToken)) throw expiredForm();
+    const values = { email: textOf(form, 'email')?.trim(), username: textOf(form, 'username')?.trim(), password: textOf(form, 'password') };
+    const shown = { email: values.email, username: values.username };
+    const checked = await checkAs(RegisterDto, values);
+    if (!checked.valid) return { kind: 'page', page: signUpPage({ csrfToken, values: shown, problems: checked.problems }, 400) };
+    try {
+      await this.users.create(checked.value);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      return { kind: 'page', page: signUpPage({ csrfToken, values: shown, problems: error.details ?? [] }, 409) };
+    }
+    const started = await this.sessions.login(checked.value.email, checked.value.password);
+    return { kind: 'redirect', location: CONSOLE_HOME, sessionCookie: started.cookieValue, preSession: null };
   }
 }

@@ -27,6 +27,7 @@ ${textField({ form: 'sign-in', name: 'email', label: 'Email', type: 'email', val
 ${textField({ form: 'sign-in', name: 'password', label: 'Password', type: 'password', required: true, autocomplete: 'current-password' })}
 <button type="submit">Sign in</button>
 </form>
+<p class="muted">No account yet? <a href="${consolePaths.signUp}">Create one</a>.</p>
 </div>`,
     status,
   );

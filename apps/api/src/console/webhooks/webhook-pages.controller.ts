@@ -81,13 +81,22 @@ export class WebhookPagesController {
   async update(@SignedIn() user: SignedInUser, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const form = req.body as FormFields;
     const description = optionalTextOf(form, 'description');
-    const values = { description: description ?? null, events: listOf(form, 'events') };
+    // A form without the URL field (one made before it had it) leaves the URL as it is.
+    const values = { url: textOf(form, 'url')?.trim(), description: description ?? null, events: listOf(form, 'events') };
+    const shown = { url: values.url, description, events: values.events };
     const checked = await checkAs(UpdateWebhookDto, values);
     if (!checked.valid) {
-      sendPage(res, await this.webhookPage(user, id, {}, { values: { description, events: values.events }, problems: checked.problems }));
+      sendPage(res, await this.webhookPage(user, id, {}, { values: shown, problems: checked.problems }));
       return;
     }
-    await this.webhooks.update(user.auth, id, checked.value);
+    try {
+      await this.webhooks.update(user.auth, id, checked.value);
+    } catch (error) {
+      // The service's own refusal of a URL (a private host, a name that does not resolve) is about the form.
+      if (!(error instanceof ValidationError)) throw error;
+      sendPage(res, await this.webhookPage(user, id, {}, { values: shown, problems: error.details ?? [] }));
+      return;
+    }
     seeOther(res, withNotice(consolePaths.webhook(id), 'saved'));
   }
 
@@ -163,9 +172,9 @@ export class WebhookPagesController {
     @Res() res: Response,
   ): Promise<void> {
     const webhook = await this.webhooks.get(user.auth, id);
-    const delivery = await this.webhooks.getDelivery(user.auth, id, deliveryId);
+    const { delivery, body } = await this.webhooks.getDeliveryRequest(user.auth, id, deliveryId);
     const event = await this.visibleEvent(user, delivery.event_id);
-    sendPage(res, deliveryPage(user, { webhook, delivery, event, notice: query.notice }));
+    sendPage(res, deliveryPage(user, { webhook, delivery, body, event, notice: query.notice }));
   }
 
   @Post(':id/deliveries/:deliveryId/retry')
@@ -177,7 +186,8 @@ export class WebhookPagesController {
   private async listPage(user: SignedInUser, query: Record<string, unknown>, form?: WebhookFormState): Promise<RenderedPage> {
     const page = await pageOf(query);
     const webhooks = await this.webhooks.list(user.auth, page, consolePaths.webhooks);
-    return webhooksPage(user, { webhooks: webhooks.data, meta: webhooks.meta, notice: query.notice, form }, form ? 400 : 200);
+    const health = await this.webhooks.health(user.auth, webhooks.data.map(({ id }) => id));
+    return webhooksPage(user, { webhooks: webhooks.data, health, meta: webhooks.meta, notice: query.notice, form }, form ? 400 : 200);
   }
 
   private async webhookPage(user: SignedInUser, id: string, query: Record<string, unknown>, form?: WebhookFormState): Promise<RenderedPage> {
@@ -186,9 +196,10 @@ export class WebhookPagesController {
     const status = query.status === '' ? undefined : query.status;
     const { status: deliveryStatus } = await validAs(DeliveryListQuery, { status }, 'query');
     const deliveries = await this.webhooks.listDeliveries(user.auth, id, { ...page, status: deliveryStatus }, consolePaths.webhook(id));
+    const health = await this.webhooks.health(user.auth, [webhook.id]);
     return webhookPage(
       user,
-      { webhook, deliveries: deliveries.data, deliveriesMeta: deliveries.meta, deliveryStatus, notice: query.notice, form },
+      { webhook, health: health.get(webhook.id), deliveries: deliveries.data, deliveriesMeta: deliveries.meta, deliveryStatus, notice: query.notice, form },
       form ? 400 : 200,
     );
   }

@@ -1,13 +1,13 @@
 import type { EventPayload, FieldProblem } from '@app/common';
 import type { RenderedPage } from '../../platform/pages/page-layout';
-import type { DeliveryAttemptView, CreatedWebhookView, DeliveryView, WebhookView } from '../../webhooks/webhook.view';
+import type { DeliveryAttemptView, CreatedWebhookView, DeliveryView, WebhookHealthView, WebhookView } from '../../webhooks/webhook.view';
 import type { SignedInUser } from '../access/signed-in-user';
 import { consolePaths } from '../console-paths';
 import { EVENT_KIND_CHOICES } from '../rendering/choices';
 import { consolePage } from '../rendering/console-layout';
 import { actionButton, choiceField, csrfField, problemSummary, selectField, submissionField, textField } from '../rendering/forms';
 import { html, Html } from '../rendering/html';
-import { badge, facts, noticeFor, offsetPager, oneTimeSecret, records, textBlock, timestamp } from '../rendering/page-parts';
+import { badge, dataTable, facts, noticeFor, offsetPager, oneTimeSecret, textBlock, timestamp } from '../rendering/page-parts';
 import { deliveryFilter, lifecyclePanels } from './webhook-lifecycle.pages';
 
 const NEW_FORM = 'new-webhook';
@@ -44,7 +44,7 @@ function webhookStatus(webhook: WebhookView): Html {
   }
 }
 
-function deliveryStatus(delivery: DeliveryView): Html {
+function deliveryStatus(delivery: Pick<DeliveryView, 'status'>): Html {
   switch (delivery.status) {
     case 'succeeded':
       return badge('Succeeded', 'good');
@@ -53,6 +53,27 @@ function deliveryStatus(delivery: DeliveryView): Html {
     case 'pending':
       return badge('Pending', 'waiting');
   }
+}
+
+/**
+ * The share of the last day's finished deliveries that succeeded, rounded down so that one
+ * failure never shows as 100%, with the counts it comes from.
+ */
+function successRate(health: WebhookHealthView | undefined): Html {
+  if (!health || health.success_rate_24h === null) return html`<span class="muted">No finished deliveries</span>`;
+  const percent = Math.floor(health.success_rate_24h * 1000) / 10;
+  const tone = health.failed_24h === 0 ? 'good' : percent >= 90 ? 'waiting' : 'bad';
+  return html`${badge(`${percent}%`, tone)} <span class="muted">${health.succeeded_24h} of ${health.succeeded_24h + health.failed_24h}</span>`;
+}
+
+function lastDelivery(health: WebhookHealthView | undefined): Html {
+  if (!health?.last_delivery) return html`<span class="muted">None yet</span>`;
+  return html`${deliveryStatus(health.last_delivery)} ${timestamp(health.last_delivery.created_at)}`;
+}
+
+/** A delivery the worker will still attempt on its own: pending and scheduled (a paused webhook's are held, unscheduled). */
+export function underWay(delivery: DeliveryView): boolean {
+  return delivery.status === 'pending' && delivery.next_attempt_at !== null;
 }
 
 /** What the receiver answered to an attempt, or why there was no answer. */
@@ -66,32 +87,56 @@ function eventList(events: readonly string[]): Html {
   return html`${events.map((event, index) => html`${index > 0 ? ', ' : ''}<code>${event}</code>`)}`;
 }
 
-/** One delivery in a timeline: what, how it went, when it goes again, and a retry; `withWebhook` names its webhook. */
-export function deliveryRecord(user: SignedInUser, delivery: DeliveryView, withWebhook = false): Html {
-  const last = delivery.attempts.at(-1);
-  return html`<div class="record-head"><h3><a href="${consolePaths.delivery(delivery.webhook_id, delivery.id)}">${delivery.event_type}<span class="visually-hidden"> delivery ${delivery.id}</span></a></h3>${deliveryStatus(delivery)}</div>
-${facts([
-  ...(withWebhook ? [['Webhook', html`<a href="${consolePaths.webhook(delivery.webhook_id)}"><code>${delivery.webhook_id}</code></a>`] as const] : []),
-  ['Attempts', String(delivery.attempts.length)],
-  ['Response', answerOf(last)],
-  ['Duration', last ? `${last.duration_ms} ms` : '—'],
-  ['Next retry', delivery.status === 'pending' ? timestamp(delivery.next_attempt_at, 'Not scheduled') : 'None'],
-  ['Created', timestamp(delivery.created_at)],
-])}
-<div class="actions">${actionButton({ user, action: consolePaths.deliveryRetry(delivery.webhook_id, delivery.id), label: 'Retry', labelSuffix: `delivery ${delivery.id}`, tone: 'secondary' })}</div>`;
+/** Deliveries as a table, newest first: what, how it went, when it goes again, and a retry; `withWebhook` names each one's webhook. */
+export function deliveryTable(user: SignedInUser, deliveries: readonly DeliveryView[], empty: string, label: string, withWebhook = false): Html {
+  return dataTable(
+    deliveries,
+    [
+      {
+        label: 'Event type',
+        cell: (delivery) => html`<a href="${consolePaths.delivery(delivery.webhook_id, delivery.id)}">${delivery.event_type}<span class="visually-hidden"> delivery ${delivery.id}</span></a>`,
+      },
+      { label: 'Status', cell: deliveryStatus },
+      ...(withWebhook
+        ? [{ label: 'Webhook', cell: (delivery: DeliveryView) => html`<a href="${consolePaths.webhook(delivery.webhook_id)}"><code>${delivery.webhook_id}</code></a>` }]
+        : []),
+      { label: 'Attempts', cell: (delivery) => String(delivery.attempts.length) },
+      { label: 'Response', cell: (delivery) => answerOf(delivery.attempts.at(-1)) },
+      { label: 'Duration', cell: (delivery) => (delivery.attempts.length > 0 ? `${delivery.attempts.at(-1)?.duration_ms} ms` : '—') },
+      { label: 'Next retry', cell: (delivery) => (delivery.status === 'pending' ? timestamp(delivery.next_attempt_at, 'Not scheduled') : 'None') },
+      { label: 'Created', cell: (delivery) => timestamp(delivery.created_at) },
+      {
+        label: 'Actions',
+        cell: (delivery) =>
+          actionButton({ user, action: consolePaths.deliveryRetry(delivery.webhook_id, delivery.id), label: 'Retry', labelSuffix: `delivery ${delivery.id}`, tone: 'secondary' }),
+      },
+    ],
+    empty,
+    label,
+  );
 }
 
-function webhookRecord(webhook: WebhookView): Html {
-  return html`<div class="record-head"><h3><a href="${consolePaths.webhook(webhook.id)}">${webhook.url}</a></h3>${webhookStatus(webhook)}</div>
-${facts([
-  ['Description', webhook.description ?? '—'],
-  ['Events', eventList(webhook.events)],
-  ['Created', timestamp(webhook.created_at)],
-])}`;
+function webhookTable(webhooks: readonly WebhookView[], health: ReadonlyMap<string, WebhookHealthView>): Html {
+  return dataTable(
+    webhooks,
+    [
+      { label: 'URL', cell: (webhook) => html`<a href="${consolePaths.webhook(webhook.id)}">${webhook.url}</a>` },
+      { label: 'Status', cell: webhookStatus },
+      { label: 'Success (24 h)', cell: (webhook) => successRate(health.get(webhook.id)) },
+      { label: 'Last delivery', cell: (webhook) => lastDelivery(health.get(webhook.id)) },
+      { label: 'Events', cell: (webhook) => eventList(webhook.events) },
+      { label: 'Description', cell: (webhook) => webhook.description ?? '—' },
+      { label: 'Created', cell: (webhook) => timestamp(webhook.created_at) },
+    ],
+    'You have no webhooks yet.',
+    'Your webhooks',
+  );
 }
 
 export interface WebhooksPageInput {
   webhooks: readonly WebhookView[];
+  /** How each webhook of the page is doing, by id. */
+  health: ReadonlyMap<string, WebhookHealthView>;
   meta: Record<string, unknown>;
   notice?: unknown;
   form?: WebhookFormState;
@@ -104,7 +149,7 @@ export function webhooksPage(user: SignedInUser, input: WebhooksPageInput, statu
     html`<h1>Webhooks</h1>
 <p class="lead">Each webhook receives the events it subscribes to, signed with its secret, at an https URL.</p>
 ${noticeFor(input.notice, LIST_NOTICES)}
-${records(input.webhooks.map(webhookRecord), 'You have no webhooks yet.', 'Your webhooks')}
+${webhookTable(input.webhooks, input.health)}
 ${offsetPager(input.meta)}
 <h2 id="${NEW_FORM}-heading">Create a webhook</h2>
 <form method="post" action="${consolePaths.webhooks}" class="panel" aria-labelledby="${NEW_FORM}-heading">
@@ -136,6 +181,7 @@ ${facts([
 
 export interface WebhookPageInput {
   webhook: WebhookView;
+  health: WebhookHealthView | undefined;
   deliveries: readonly DeliveryView[];
   deliveriesMeta: Record<string, unknown>;
   /** The status the timeline shows, when narrowed to one. */
@@ -156,14 +202,17 @@ ${actionButton({ user, action: consolePaths.webhookEnable(webhook.id), label: 'E
 
 export function webhookPage(user: SignedInUser, input: WebhookPageInput, status = 200): RenderedPage {
   const { webhook } = input;
-  const form = input.form ?? { values: { description: webhook.description ?? '', events: webhook.events }, problems: [] };
+  const form = input.form ?? { values: { url: webhook.url, description: webhook.description ?? '', events: webhook.events }, problems: [] };
   return consolePage(
-    { title: `Webhook ${webhook.url}`, user, section: 'webhooks' },
+    // A page that answers a form is not reloaded: that would send the form again.
+    { title: `Webhook ${webhook.url}`, user, section: 'webhooks', pending: !input.form && input.deliveries.some(underWay) },
     html`<p><a href="${consolePaths.webhooks}">All webhooks</a></p>
 <h1>${webhook.url}</h1>
 ${noticeFor(input.notice, WEBHOOK_NOTICES)}
 ${facts([
   ['Status', webhookStatus(webhook)],
+  ['Success rate (24 h)', successRate(input.health)],
+  ['Last delivery', lastDelivery(input.health)],
   ['Id', html`<code>${webhook.id}</code>`],
   ['Created', timestamp(webhook.created_at)],
   ['Updated', timestamp(webhook.updated_at)],
@@ -172,11 +221,12 @@ ${disabledPanel(user, webhook)}
 ${lifecyclePanels(user, webhook)}
 <h2 id="timeline-heading">Deliveries</h2>
 ${deliveryFilter(webhook, input.deliveryStatus)}
-${
-  input.deliveries.length === 0
-    ? html`<p class="empty">${input.deliveryStatus ? 'No deliveries in this status.' : 'No deliveries yet. Send a test event, or make a change it subscribes to.'}</p>`
-    : html`<ol class="timeline" aria-labelledby="timeline-heading">${input.deliveries.map((delivery) => html`<li class="record">${deliveryRecord(user, delivery)}</li>`)}</ol>`
-}
+${deliveryTable(
+  user,
+  input.deliveries,
+  input.deliveryStatus ? 'No deliveries in this status.' : 'No deliveries yet. Send a test event, or make a change it subscribes to.',
+  'Deliveries',
+)}
 ${offsetPager(input.deliveriesMeta)}
 <h2 id="${TEST_FORM}-heading">Send a test event</h2>
 <form method="post" action="${consolePaths.webhookTest(webhook.id)}" class="panel" aria-labelledby="${TEST_FORM}-heading">
@@ -189,6 +239,7 @@ ${selectField({ form: TEST_FORM, name: 'event_type', label: LABELS.event_type, c
 <form method="post" action="${consolePaths.webhook(webhook.id)}" class="panel" aria-labelledby="${EDIT_FORM}-heading">
 ${csrfField(user)}
 ${problemSummary(EDIT_FORM, form.problems, LABELS)}
+${textField({ form: EDIT_FORM, name: 'url', label: LABELS.url, type: 'url', hint: 'An https URL whose host is public. Deliveries not yet made go to the new one.', value: form.values.url, required: true, problems: form.problems })}
 ${textField({ form: EDIT_FORM, name: 'description', label: LABELS.description, hint: 'Leave empty to remove it.', value: form.values.description, problems: form.problems })}
 ${choiceField({ form: EDIT_FORM, name: 'events', label: LABELS.events, kind: 'checkbox', choices: EVENT_KIND_CHOICES, checked: form.values.events, problems: form.problems })}
 <button type="submit">Save changes</button>
@@ -203,6 +254,8 @@ ${actionButton({ user, action: consolePaths.webhookDelete(webhook.id), label: 'D
 export interface DeliveryPageInput {
   webhook: WebhookView;
   delivery: DeliveryView;
+  /** The body every attempt sends, as stored. */
+  body: string;
   /** The event delivered, when it is one of the stored events the user can see (a test sends a sample). */
   event: EventPayload | null;
   notice?: unknown;
@@ -215,17 +268,23 @@ function headerLines(headers: Record<string, string>): string {
     .join('\n');
 }
 
-/** The headers an attempt sent and got, folded away: they are long, and read only when debugging a receiver. */
-function attemptHeaders(attempt: DeliveryAttemptView, number: number): Html | null {
-  // Attempts made before headers were recorded, and those that never sent a request, have none.
-  if (!attempt.request_headers && !attempt.response_headers) return null;
-  return html`<details><summary>Headers<span class="visually-hidden"> of attempt ${number}</span></summary>
-${attempt.request_headers ? html`<p class="muted">Request headers:</p>${textBlock(headerLines(attempt.request_headers), `Request headers of attempt ${number}`)}` : null}
-${
-  attempt.response_headers
-    ? html`<p class="muted">Response headers:</p>${textBlock(headerLines(attempt.response_headers), `Response headers of attempt ${number}`)}`
-    : html`<p class="muted">No answer came, so no response headers.</p>`
+/** The body a delivery sends, indented for reading when it is JSON (it always is, unless stored by hand). */
+function requestBody(body: string): Html {
+  let readable = body;
+  try {
+    readable = JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    // Not JSON: shown as it is.
+  }
+  return textBlock(readable, 'Request body');
 }
+
+/** The headers an attempt sent, folded away: they are long, and read only when checking a signature. */
+function requestHeaders(attempt: DeliveryAttemptView, number: number): Html | null {
+  // Attempts made before headers were recorded, and those that never sent a request, have none.
+  if (!attempt.request_headers) return null;
+  return html`<details><summary>Request headers<span class="visually-hidden"> of attempt ${number}</span></summary>
+${textBlock(headerLines(attempt.request_headers), `Request headers of attempt ${number}`)}
 </details>`;
 }
 
@@ -239,8 +298,9 @@ ${facts([
   ['Response', answerOf(attempt)],
   ['Duration', `${attempt.duration_ms} ms`],
 ])}
+${attempt.response_headers ? html`<p class="muted">Response headers:</p>${textBlock(headerLines(attempt.response_headers), `Response headers of attempt ${number}`)}` : null}
 ${attempt.response_body ? html`<p class="muted">Response body (its first KiB):</p>${textBlock(attempt.response_body, `Response body of attempt ${number}`)}` : null}
-${attemptHeaders(attempt, number)}`;
+${requestHeaders(attempt, number)}`;
 }
 
 export function deliveryPage(user: SignedInUser, input: DeliveryPageInput): RenderedPage {
@@ -249,7 +309,7 @@ export function deliveryPage(user: SignedInUser, input: DeliveryPageInput): Rend
     ? html`<a href="${consolePaths.event(delivery.event_id)}"><code>${delivery.event_id}</code></a>`
     : html`<code>${delivery.event_id}</code> (a sample event of a test, not in the event log)`;
   return consolePage(
-    { title: `Delivery ${delivery.id}`, user, section: 'webhooks' },
+    { title: `Delivery ${delivery.id}`, user, section: 'webhooks', pending: underWay(delivery) },
     html`<p><a href="${consolePaths.webhook(webhook.id)}">Back to ${webhook.url}</a></p>
 <h1>Delivery of ${delivery.event_type}</h1>
 ${noticeFor(input.notice, DELIVERY_NOTICES)}
@@ -262,6 +322,9 @@ ${facts([
   ['Id', html`<code>${delivery.id}</code>`],
 ])}
 <div class="actions">${actionButton({ user, action: consolePaths.deliveryRetry(webhook.id, delivery.id), label: 'Retry this delivery' })}</div>
+<h2>Request body</h2>
+<p class="muted">What every attempt sends, signed: the event's payload.</p>
+${requestBody(input.body)}
 <h2 id="attempts-heading">Attempts</h2>
 ${
   delivery.attempts.length === 0

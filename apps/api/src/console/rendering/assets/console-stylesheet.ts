@@ -1,7 +1,8 @@
 /**
  * The console's one stylesheet, served as a file (`ConsoleAssetsController`): the pages carry no
  * inline style, so their CSP allows styles from the service alone. Narrow screens (360 px) get one
- * column; records are cards, not tables, so nothing scrolls sideways but code.
+ * column; lists are dense tables, one row a record, which scroll sideways inside their own box
+ * (as code does) so that the page never does; relative, so that the hidden labels in them scroll with them.
  */
 export const CONSOLE_STYLESHEET = `
 *,*::before,*::after{box-sizing:border-box}
@@ -15,16 +16,16 @@ a:hover{text-decoration-thickness:2px}
 .top{background:#111827;color:#f9fafb}
 .top a,.top .who{color:#f9fafb}
 .top :focus-visible{outline-color:#93c5fd}
-.bar{max-width:64rem;margin:0 auto;padding:.75rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}
+.bar{max-width:80rem;margin:0 auto;padding:.75rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem}
 .brand{font-weight:700;text-decoration:none;margin-right:auto}
 .who{font-size:.9rem}
 .top form{margin:0}
 .top button{background:transparent;border-color:#9ca3af;color:#f9fafb;padding:.3rem .75rem}
 nav.sections{background:#fff;border-bottom:1px solid #d1d5db}
-nav.sections ul{max-width:64rem;margin:0 auto;padding:0 .5rem;list-style:none;display:flex;flex-wrap:wrap}
+nav.sections ul{max-width:80rem;margin:0 auto;padding:0 .5rem;list-style:none;display:flex;flex-wrap:wrap}
 nav.sections a{display:block;padding:.7rem .5rem;color:#374151;text-decoration:none;border-bottom:3px solid transparent}
 nav.sections a[aria-current=page]{color:#1d4ed8;border-bottom-color:#1d4ed8;font-weight:600}
-main{max-width:64rem;margin:0 auto;padding:1.5rem 1rem 3rem}
+main{max-width:80rem;margin:0 auto;padding:1.5rem 1rem 3rem}
 h1{font-size:1.5rem;margin:0 0 1rem}
 h2{font-size:1.15rem;margin:2rem 0 .75rem}
 h3{font-size:1rem;margin:0}
@@ -73,6 +74,17 @@ button[hidden]{display:none}
 .secret code{font-size:1rem;flex:1 1 16rem}
 .copy-status{display:block;min-height:1.5em;color:#14532d;font-weight:600}
 .pages{display:flex;flex-wrap:wrap;align-items:center;gap:1rem;margin:0 0 1.5rem}
+.table-scroll{position:relative;overflow-x:auto;background:#fff;border:1px solid #d1d5db;border-radius:10px;margin:0 0 1.5rem}
+table{border-collapse:collapse;width:100%;font-size:.9rem}
+th,td{padding:.4rem .75rem;text-align:left;vertical-align:middle;border-bottom:1px solid #e5e7eb;white-space:nowrap;overflow-wrap:normal}
+thead th{background:#f9fafb;font-size:.75rem;color:#4b5565;text-transform:uppercase;letter-spacing:.03em;font-weight:600}
+tbody tr:last-child td{border-bottom:0}
+tbody tr:hover{background:#f9fafb}
+td.wrap,td .wrap{white-space:normal;min-width:12rem}
+td .actions{margin:0;flex-wrap:nowrap;gap:.35rem}
+td button,td .button{padding:.15rem .6rem;font-size:.85rem}
+td select{display:inline-block;width:auto;padding:.15rem .4rem;font-size:.85rem}
+.row-form{display:flex;align-items:center;gap:.35rem;margin:0}
 .timeline{list-style:none;margin:0 0 1.5rem;padding:0 0 0 1rem;border-left:3px solid #d1d5db;display:grid;gap:.75rem}
 .filters{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.75rem;margin:0 0 1.5rem}
 .filters .field{margin:0;flex:1 1 14rem}
@@ -87,5 +99,6 @@ button[hidden]{display:none}
   .sign-in{margin:1rem auto}
   .actions button,.actions .button{width:100%}
   .actions form{width:100%}
+  td .actions button,td .actions form{width:auto}
 }
 `;
