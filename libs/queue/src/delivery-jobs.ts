@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { TraceContextHeaders } from '@app/telemetry';
-import { DELIVERY_JOB_OPTIONS, WebhookDeliveryJob } from './queues';
+import { DELIVERY_JOB_NAME, DELIVERY_JOB_OPTIONS, WebhookDeliveryJob } from './queues';
 
 /** The BullMQ job id of one attempt: a second enqueue of the same attempt is a no-op. */
 export function deliveryJobId(deliveryId: string, attempt: number): string {
@@ -23,7 +23,7 @@ export async function queueNextAttempts(
     const jobId = deliveryJobId(delivery.id, delivery.attemptCount + 1);
     const job = await queue.getJob(jobId);
     if (!job) {
-      await queue.add('deliver', { deliveryId: delivery.id, traceContext }, { ...DELIVERY_JOB_OPTIONS, jobId });
+      await queue.add(DELIVERY_JOB_NAME, { deliveryId: delivery.id, traceContext }, { ...DELIVERY_JOB_OPTIONS, jobId });
       queued += 1;
       continue;
     }

@@ -7,6 +7,8 @@ import type { TraceContextHeaders } from '@app/telemetry';
  * rows, so a job never acts on stale data.
  */
 export const WEBHOOK_DELIVERIES_QUEUE = 'webhook-deliveries';
+/** The name of every job of that queue: one attempt of one delivery. */
+export const DELIVERY_JOB_NAME = 'deliver';
 
 /**
  * Options of every delivery job, with its `jobId`: an attempt that throws before its outcome is

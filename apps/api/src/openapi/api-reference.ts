@@ -22,7 +22,7 @@ export const REFERENCE_BOOT_PATH = '/docs/reference.js';
  * `<style>` element at run time, which no hash can name; and blob: workers, because its search
  * index runs in a worker made from its own bundle. Fetches go to the service only.
  */
-export const API_REFERENCE_CSP =
+const API_REFERENCE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -34,7 +34,7 @@ const PAGE_HEADERS = {
 };
 
 /** The page: an element naming the document, Redoc, and our script that starts it (the icon is empty, so the browser asks for none). */
-export function apiReferencePage(title: string, documentPath: string): string {
+function apiReferencePage(title: string, documentPath: string): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -59,7 +59,7 @@ export function apiReferencePage(title: string, documentPath: string): string {
  * beside it, curl first (its body is the payload sample, which is not repeated); required
  * fields come first, and the 200 and 201 answers are open.
  */
-export const REFERENCE_BOOT_SCRIPT = `'use strict';
+const REFERENCE_BOOT_SCRIPT = `'use strict';
 (function () {
   var element = document.getElementById('api-reference');
   Redoc.init(element.dataset.document, {

@@ -17,7 +17,7 @@ const DOCUMENT_TITLE = 'Resource Management Service API';
  * package.json's `license`: the service is proprietary (npm's `UNLICENSED`), which has no SPDX
  * identifier of its own, so the identifier is an SPDX reference to the owner's terms.
  */
-export const DOCUMENT_LICENSE = { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' };
+const DOCUMENT_LICENSE = { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' };
 
 /** Every scope in words, as the consent page names them. */
 const OAUTH_SCOPES = Object.fromEntries(ALL_SCOPES.map((scope) => [scope, describeScope(scope)]));

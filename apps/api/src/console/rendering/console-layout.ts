@@ -25,7 +25,7 @@ export interface PageFrame {
 }
 
 /** How often a page with something pending is reloaded, in seconds. */
-export const PENDING_REFRESH_SECONDS = 3;
+const PENDING_REFRESH_SECONDS = 3;
 
 /** The mark the script looks for, and the sentence it shows (hidden without the script, which alone keeps it true). */
 function pendingNote(frame: PageFrame): Html | null {

@@ -5,7 +5,7 @@ import { IsInt, IsOptional, Max, Min, ValidateBy } from 'class-validator';
 const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** The instant an RFC 3339 date-time names, or null when it is not one (a 31st of February included). */
-export function parseRfc3339(value: unknown): Date | null {
+function parseRfc3339(value: unknown): Date | null {
   if (typeof value !== 'string') return null;
   const match = RFC_3339.exec(value);
   if (!match) return null;
@@ -53,7 +53,7 @@ export function InstantField(window: InstantWindow, doc: { description: string; 
 }
 
 /** The longest overlap a roll or a rotation allows: seven days. */
-export const MAX_OVERLAP_SECONDS = 604_800;
+const MAX_OVERLAP_SECONDS = 604_800;
 /** The overlap when none is asked for: a day. */
 export const DEFAULT_OVERLAP_SECONDS = 86_400;
 

@@ -1,7 +1,7 @@
 import { InstantField } from '../../platform/validation/time-fields';
 
 /** The furthest back a recovery reaches: fourteen days. */
-export const RECOVERY_WINDOW_MS = 14 * 24 * 3600 * 1000;
+const RECOVERY_WINDOW_MS = 14 * 24 * 3600 * 1000;
 
 /** Body of `POST /webhooks/{id}/recover`: the window of creation times whose failed deliveries are sent again. */
 export class RecoverWebhookDto {
