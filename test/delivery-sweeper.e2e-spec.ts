@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { DataSource } from 'typeorm';
 import { newId } from '@app/common';
 import { WebhookDeliveryRepository } from '@app/database';
-import { WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_NAME, deliveryJobId, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { DeliverySweeper } from '../apps/worker/src/delivery/delivery-sweeper.service';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 
@@ -63,7 +63,7 @@ describe('delivery sweeper', () => {
     const ofDisabled = await pendingDelivery(await webhook('disabled'), 2);
 
     // A job that threw before recording its attempt (the database did not answer, say).
-    await queue.add('deliver', { deliveryId: failed }, { jobId: `${failed}-1` });
+    await queue.add(DELIVERY_JOB_NAME, { deliveryId: failed }, { jobId: deliveryJobId(failed, 1) });
     const worker = new Worker<WebhookDeliveryJob>(
       WEBHOOK_DELIVERIES_QUEUE,
       (job) => (job.data.deliveryId === failed ? Promise.reject(new Error('database unreachable')) : Promise.resolve()),
@@ -74,15 +74,15 @@ describe('delivery sweeper', () => {
     await failedOnce;
     await worker.close();
     // A job still waiting its turn (a backlog), which the sweeper must not touch.
-    const queued = await queue.add('deliver', { deliveryId: waiting }, { jobId: `${waiting}-1` });
+    const queued = await queue.add(DELIVERY_JOB_NAME, { deliveryId: waiting }, { jobId: deliveryJobId(waiting, 1) });
 
     await sweeper.sweep();
-    expect(await queue.getJob(`${lost}-1`)).toMatchObject({ data: { deliveryId: lost } });
-    expect(await (await queue.getJob(`${failed}-1`))?.getState()).toBe('waiting');
-    expect(await (await queue.getJob(`${waiting}-1`))?.getState()).toBe('waiting');
-    expect((await queue.getJob(`${waiting}-1`))?.timestamp).toBe(queued.timestamp);
-    expect(await queue.getJob(`${recent}-1`)).toBeUndefined();
-    expect(await queue.getJob(`${ofDisabled}-1`)).toBeUndefined();
+    expect(await queue.getJob(deliveryJobId(lost, 1))).toMatchObject({ data: { deliveryId: lost } });
+    expect(await (await queue.getJob(deliveryJobId(failed, 1)))?.getState()).toBe('waiting');
+    expect(await (await queue.getJob(deliveryJobId(waiting, 1)))?.getState()).toBe('waiting');
+    expect((await queue.getJob(deliveryJobId(waiting, 1)))?.timestamp).toBe(queued.timestamp);
+    expect(await queue.getJob(deliveryJobId(recent, 1))).toBeUndefined();
+    expect(await queue.getJob(deliveryJobId(ofDisabled, 1))).toBeUndefined();
     // A second sweep finds every job in place and queues nothing twice.
     const jobs = await queue.getJobCountByTypes('waiting');
     await sweeper.sweep();

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { hostname } from 'node:os';
 import Redis from 'ioredis';
 import { ConfigModule } from '@app/config';
-import { QueueModule, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { DELIVERY_JOB_NAME, QueueModule, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { FROM_SOURCE, PROJECT_ROOT } from './support';
 
 const PREFIX = process.env.REDIS_PREFIX ?? '';
@@ -81,7 +81,7 @@ describe('queues', () => {
     const moduleRef = await Test.createTestingModule({ imports: [ConfigModule, QueueModule] }).compile();
     await moduleRef.init();
     const queue = moduleRef.get<Queue<WebhookDeliveryJob>>(getQueueToken(WEBHOOK_DELIVERIES_QUEUE));
-    const job = await queue.add('deliver', { deliveryId: 'dlv_test' }, { jobId: 'dlv_test' });
+    const job = await queue.add(DELIVERY_JOB_NAME, { deliveryId: 'dlv_test' }, { jobId: 'dlv_test' });
     const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     try {
       expect(await redis.hget(`${PREFIX}:bull:${WEBHOOK_DELIVERIES_QUEUE}:${job.id}`, 'data')).toBe(

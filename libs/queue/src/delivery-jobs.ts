@@ -1,10 +1,32 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import type { TraceContextHeaders } from '@app/telemetry';
 import { DELIVERY_JOB_NAME, DELIVERY_JOB_OPTIONS, WebhookDeliveryJob } from './queues';
 
 /** The BullMQ job id of one attempt: a second enqueue of the same attempt is a no-op. */
 export function deliveryJobId(deliveryId: string, attempt: number): string {
   return `${deliveryId}-${attempt}`;
+}
+
+/** One attempt's job as `Queue.add` and `Queue.addBulk` take it. */
+export interface DeliveryJob {
+  name: typeof DELIVERY_JOB_NAME;
+  data: WebhookDeliveryJob;
+  opts: JobsOptions & { jobId: string };
+}
+
+/**
+ * The job of a delivery's attempt, the one way every producer (the relay, the processor's
+ * retries, a manual retry, the sweeper) builds it: its name, payload, options and id.
+ */
+export function deliveryJob(deliveryId: string, attempt: number, traceContext?: TraceContextHeaders, delayMs?: number): DeliveryJob {
+  const opts: DeliveryJob['opts'] = { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(deliveryId, attempt) };
+  if (delayMs !== undefined) opts.delay = delayMs;
+  return { name: DELIVERY_JOB_NAME, data: { deliveryId, traceContext }, opts };
+}
+
+/** Adds an attempt's job to the queue. */
+export async function queueDeliveryJob(queue: Queue<WebhookDeliveryJob>, job: DeliveryJob): Promise<void> {
+  await queue.add(job.name, job.data, job.opts);
 }
 
 /**
@@ -20,10 +42,10 @@ export async function queueNextAttempts(
 ): Promise<number> {
   let queued = 0;
   for (const delivery of deliveries) {
-    const jobId = deliveryJobId(delivery.id, delivery.attemptCount + 1);
-    const job = await queue.getJob(jobId);
+    const next = deliveryJob(delivery.id, delivery.attemptCount + 1, traceContext);
+    const job = await queue.getJob(next.opts.jobId);
     if (!job) {
-      await queue.add(DELIVERY_JOB_NAME, { deliveryId: delivery.id, traceContext }, { ...DELIVERY_JOB_OPTIONS, jobId });
+      await queueDeliveryJob(queue, next);
       queued += 1;
       continue;
     }

@@ -16,7 +16,7 @@ import {
   WebhookHostResolver,
 } from '@app/common';
 import { AppConfig } from '@app/config';
-import { DELIVERY_JOB_NAME, DELIVERY_JOB_OPTIONS, deliveryJobId, queueNextAttempts, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { deliveryJob, queueDeliveryJob, queueNextAttempts, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { activeTraceContext } from '@app/telemetry';
 import { WebhookDeliveryEntity, WebhookEntity } from '@app/database';
 import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
@@ -208,11 +208,7 @@ export class WebhooksService implements OnApplicationBootstrap {
   }
 
   private async enqueue(delivery: WebhookDeliveryEntity): Promise<DeliveryView> {
-    await this.queue.add(
-      DELIVERY_JOB_NAME,
-      { deliveryId: delivery.id, traceContext: activeTraceContext() },
-      { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(delivery.id, delivery.attempts.length + 1) },
-    );
+    await queueDeliveryJob(this.queue, deliveryJob(delivery.id, delivery.attempts.length + 1, activeTraceContext()));
     return toDeliveryView(delivery);
   }
 

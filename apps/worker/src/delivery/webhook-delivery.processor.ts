@@ -5,7 +5,7 @@ import { HOST_RESOLUTION_DEADLINE_MS } from '@app/common';
 import { AppConfig } from '@app/config';
 import { PendingDelivery, UnstorableAttemptError, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { WebhookRepository } from '@app/database/repositories/webhook.repository';
-import { DELIVERY_JOB_NAME, DELIVERY_JOB_OPTIONS, deliveryJobId, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { deliveryJob, queueDeliveryJob, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { annotateActiveSpan, inSpan, SpanKind } from '@app/telemetry';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { WebhookAgents } from './webhook-agents';
@@ -140,11 +140,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     }
     const delay = this.schedule[scheduled];
     await this.deliveries.recordAttempt(delivery.id, attempt, 'pending', new Date(Date.now() + delay));
-    await this.queue.add(
-      DELIVERY_JOB_NAME,
-      { deliveryId: delivery.id, traceContext: job.data.traceContext },
-      { ...DELIVERY_JOB_OPTIONS, delay, jobId: deliveryJobId(delivery.id, attemptNumber + 1) },
-    );
+    await queueDeliveryJob(this.queue, deliveryJob(delivery.id, attemptNumber + 1, job.data.traceContext, delay));
     this.metrics.recordAttempt('retrying', false, attempt.duration_ms);
   }
 }

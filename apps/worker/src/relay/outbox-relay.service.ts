@@ -6,7 +6,7 @@ import { AppConfig } from '@app/config';
 import { EventCommitListener, EventOutbox, toEventPayload } from '@app/database';
 import { deliveryKey, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
 import { WebhookRepository } from '@app/database/repositories/webhook.repository';
-import { DELIVERY_JOB_NAME, DELIVERY_JOB_OPTIONS, deliveryJobId, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
+import { deliveryJob, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { BatchSpans, SpanKind } from '@app/telemetry';
 
 /** Events relayed per transaction. */
@@ -130,13 +130,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     );
     await spans.around(async () => {
       if (deliveries.length > 0) {
-        await this.queue.addBulk(
-          deliveries.map(({ deliveryId, eventId }) => ({
-            name: DELIVERY_JOB_NAME,
-            data: { deliveryId, traceContext: spans.traceContextOf(eventId) },
-            opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryJobId(deliveryId, 1) },
-          })),
-        );
+        await this.queue.addBulk(deliveries.map(({ deliveryId, eventId }) => deliveryJob(deliveryId, 1, spans.traceContextOf(eventId))));
       }
       await this.dataSource.transaction((manager) => this.events.markPublished(manager, claimed.map((event) => event.id)));
     });
