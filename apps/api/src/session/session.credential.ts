@@ -1,6 +1,7 @@
 import type { AppConfig } from '@app/config';
 import type { CredentialDescriptor } from '../auth/credential';
-import { readCookie, sessionCookieName } from './session-cookie';
+import { sessionCookieName } from './session-cookie';
+import { sessionCookieValue } from './session-reader';
 import { sessionRevocationMark } from './session.store';
 
 /**
@@ -16,10 +17,7 @@ export function sessionCredential(config: AppConfig): CredentialDescriptor {
     label: 'session',
     accountLabel: 'session',
     carriage: {
-      isCarriedBy: (req) => {
-        const cookies = req.headers.cookie;
-        return readCookie(Array.isArray(cookies) ? cookies.join('; ') : cookies, cookieName) !== undefined;
-      },
+      isCarriedBy: (req) => sessionCookieValue(req, cookieName) !== undefined,
     },
     carriedAs: `a ${cookieName} session cookie`,
     askedForAs: 'the session cookie',

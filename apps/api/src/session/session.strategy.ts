@@ -6,9 +6,8 @@ import { ALL_SCOPES, AuthenticationRequiredError, InsufficientPermissionsError }
 import { AppConfig } from '@app/config';
 import { AuthenticatesCredential, CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../auth/credential';
 import { secretsEqual } from '../auth/opaque-secret';
-import { readCookie, sessionCookieName } from './session-cookie';
 import { sessionCredential } from './session.credential';
-import { SessionStore } from './session.store';
+import { SessionReader } from './session-reader';
 
 const CSRF_HEADER = 'x-csrf-token';
 
@@ -22,16 +21,15 @@ export class SessionStrategy extends PassportStrategy(Strategy) implements Crede
   readonly credential: CredentialDescriptor;
 
   constructor(
-    private readonly store: SessionStore,
-    private readonly config: AppConfig,
+    private readonly sessions: SessionReader,
+    config: AppConfig,
   ) {
     super();
     this.credential = sessionCredential(config);
   }
 
   async validate(req: Request): Promise<ProvenCredential> {
-    const cookie = readCookie(req.headers.cookie, sessionCookieName(this.config));
-    const session = cookie ? await this.store.findRemembered(cookie) : null;
+    const session = await this.sessions.currentRemembered(req);
     if (!session) {
       throw new AuthenticationRequiredError('The session has ended or is not valid. Log in again with POST /v2/session/login.');
     }

@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ALL_SCOPES, AuthenticationRequiredError, ResourceNotFoundError } from '@app/common';
-import { AppConfig } from '@app/config';
 import { AuthContextFactory } from '../../auth/auth-context.factory';
-import { readCookie, sessionCookieName } from '../../session/session-cookie';
-import { SessionStore } from '../../session/session.store';
+import { SessionReader } from '../../session/session-reader';
 import { UsersService } from '../../users/users.service';
 import type { SignedInUser } from './signed-in-user';
 
 /**
- * The console's sign-in is the session login: the same cookie, read from Redis on every page (as
- * the OAuth pages read it) so that a session ended anywhere ends here at once, and the same
+ * The console's sign-in is the session login: the same cookie, read from Redis on every page by the
+ * one `SessionReader` (as the OAuth pages read it) so that a session ended anywhere ends here at once, and the same
  * AuthContext the session credential gives the API, built by the one factory.
  */
 @Injectable()
@@ -19,10 +17,9 @@ export class ConsoleSessions {
   private readonly found = new WeakMap<Request, Promise<SignedInUser | null>>();
 
   constructor(
-    private readonly store: SessionStore,
+    private readonly sessions: SessionReader,
     private readonly contexts: AuthContextFactory,
     private readonly users: UsersService,
-    private readonly config: AppConfig,
   ) {}
 
   /** The user whose live session the request's cookie names, or null. */
@@ -36,8 +33,7 @@ export class ConsoleSessions {
   }
 
   private async find(req: Request): Promise<SignedInUser | null> {
-    const cookie = readCookie(req.headers.cookie, sessionCookieName(this.config));
-    const session = cookie ? await this.store.find(cookie) : null;
+    const session = await this.sessions.current(req);
     if (!session) return null;
     try {
       const auth = await this.contexts.build({ userId: session.userId, credential: 'session', scopes: ALL_SCOPES, credentialId: session.id });

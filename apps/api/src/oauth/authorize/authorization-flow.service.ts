@@ -3,9 +3,10 @@ import type { Request } from 'express';
 import { AppError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { secretsEqual } from '../../auth/opaque-secret';
-import { hostCookieName, readCookie, sessionCookieName } from '../../session/session-cookie';
+import { hostCookieName, readCookie } from '../../session/session-cookie';
+import { SessionReader } from '../../session/session-reader';
 import { SessionService } from '../../session/session.service';
-import { SessionStore, StoredSession } from '../../session/session.store';
+import type { StoredSession } from '../../session/session.store';
 import { AuthorizationServer } from '../server/authorization-server';
 import {
   AuthorizationRequestInspector,
@@ -49,7 +50,7 @@ export class AuthorizationFlowService {
     private readonly inspector: AuthorizationRequestInspector,
     private readonly server: AuthorizationServer,
     private readonly sessions: SessionService,
-    private readonly sessionStore: SessionStore,
+    private readonly sessionReader: SessionReader,
     private readonly loginCsrf: LoginCsrf,
     private readonly config: AppConfig,
   ) {}
@@ -58,7 +59,7 @@ export class AuthorizationFlowService {
   async start(req: Request): Promise<AuthorizationStep> {
     const inspected = await this.inspector.inspect(req.query);
     if (inspected.outcome !== 'valid') return this.errorPage(inspected);
-    const session = await this.session(req);
+    const session = await this.sessionReader.current(req);
     return session ? this.consent(inspected, session) : this.login(inspected);
   }
 
@@ -91,7 +92,7 @@ export class AuthorizationFlowService {
     const form = req.body as FormFields;
     const inspected = await this.inspector.inspect(form);
     if (inspected.outcome === 'error_page') return this.errorPage(inspected);
-    const session = await this.session(req);
+    const session = await this.sessionReader.current(req);
     if (!session) return inspected.outcome === 'valid' ? this.login(inspected, 401) : this.errorPage(inspected);
     const sent = field(form, 'csrf_token');
     if (!sent || !secretsEqual(sent, session.csrfToken)) return { kind: 'page', page: errorPage(403, EXPIRED_FORM) };
@@ -141,10 +142,5 @@ export class AuthorizationFlowService {
         csrfToken: session.csrfToken,
       }),
     };
-  }
-
-  private async session(req: Request): Promise<StoredSession | null> {
-    const cookie = readCookie(req.headers.cookie, sessionCookieName(this.config));
-    return cookie ? this.sessionStore.find(cookie) : null;
   }
 }
