@@ -1,6 +1,6 @@
 import { ValidationError } from '@app/common';
 import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
-import { AppValidationPipe, WordRefusals } from './app-validation.pipe';
+import { AppValidationPipe, WithValidationErrorWording } from './app-validation.pipe';
 
 class PageDto {
   @IsInt()
@@ -8,7 +8,7 @@ class PageDto {
   page!: number;
 }
 
-@WordRefusals({ message: 'The query has invalid parameters.', undeclaredField: (name) => `${name} is not a parameter` })
+@WithValidationErrorWording({ message: 'The query has invalid parameters.', undeclaredField: (name) => `${name} is not a parameter` })
 class PageQuery {
   @IsInt()
   @Min(1)

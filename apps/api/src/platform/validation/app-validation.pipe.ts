@@ -23,23 +23,23 @@ function isEmptyObject(value: unknown): value is Record<string, never> {
   return true;
 }
 
-/** How the refusal of a DTO reads: the error's message, and the problem of a field it does not declare. */
-export interface RefusalWording {
+/** How a DTO's validation error reads: the error's message, and the problem of a field it does not declare. */
+export interface ValidationErrorWording {
   message: string;
   undeclaredField: (name: string) => string;
 }
 
 /** The wording of a request body's DTO, which every DTO has unless it declares its own. */
-const BODY_WORDING: RefusalWording = { message: 'The request has invalid fields.', undeclaredField: undeclaredBodyField };
+const BODY_WORDING: ValidationErrorWording = { message: 'The request has invalid fields.', undeclaredField: undeclaredBodyField };
 
-const REFUSAL_WORDING = Symbol('refusal wording');
+const VALIDATION_ERROR_WORDING = Symbol('validation error wording');
 
-/** Words the refusals of a DTO otherwise than those of a body's fields (a query's parameters, say). */
-export function WordRefusals(wording: RefusalWording): ClassDecorator {
-  return (dto) => Reflect.defineMetadata(REFUSAL_WORDING, wording, dto);
+/** Gives a DTO's validation errors their own wording, other than a body's fields' (a query's parameters, say). */
+export function WithValidationErrorWording(wording: ValidationErrorWording): ClassDecorator {
+  return (dto) => Reflect.defineMetadata(VALIDATION_ERROR_WORDING, wording, dto);
 }
 
-function validationWith(wording: RefusalWording): ValidationPipe {
+function validationWith(wording: ValidationErrorWording): ValidationPipe {
   return new ValidationPipe({
     transform: true,
     whitelist: true,
@@ -88,7 +88,7 @@ export class AppValidationPipe implements PipeTransform {
     if (dto === undefined) return this.bodyValidation;
     let validation = this.wordedValidations.get(dto);
     if (validation === undefined) {
-      const wording = Reflect.getMetadata(REFUSAL_WORDING, dto) as RefusalWording | undefined;
+      const wording = Reflect.getMetadata(VALIDATION_ERROR_WORDING, dto) as ValidationErrorWording | undefined;
       validation = wording === undefined ? this.bodyValidation : validationWith(wording);
       this.wordedValidations.set(dto, validation);
     }

@@ -1,8 +1,8 @@
-import { WordRefusals } from '../../platform/validation/app-validation.pipe';
+import { WithValidationErrorWording } from '../../platform/validation/app-validation.pipe';
 import { IsQueryFlag, RESOURCE_QUERY_WORDING } from './resource-query.validators';
 
 /** `DELETE /resources/{id}` takes `hard=true|false` only. */
-@WordRefusals(RESOURCE_QUERY_WORDING)
+@WithValidationErrorWording(RESOURCE_QUERY_WORDING)
 export class DeleteResourceQueryDto {
   @IsQueryFlag()
   hard?: 'true' | 'false';

@@ -1,9 +1,9 @@
 import { RESOURCE_FIELDS } from '@app/database';
-import { WordRefusals } from '../../platform/validation/app-validation.pipe';
+import { WithValidationErrorWording } from '../../platform/validation/app-validation.pipe';
 import { IsQueryList, RESOURCE_QUERY_WORDING } from './resource-query.validators';
 
 /** `GET /resources/{id}` takes `fields` only (documented by `FIELDS_QUERY`). */
-@WordRefusals(RESOURCE_QUERY_WORDING)
+@WithValidationErrorWording(RESOURCE_QUERY_WORDING)
 export class ResourceFieldsQueryDto {
   @IsQueryList(RESOURCE_FIELDS, 'field')
   fields?: string;

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { PAGE_MAX, PER_PAGE_MAX } from '@app/common';
 import { LEGACY_RESOURCE_TYPE, RESOURCE_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '@app/database';
-import { WordRefusals } from '../../platform/validation/app-validation.pipe';
+import { WithValidationErrorWording } from '../../platform/validation/app-validation.pipe';
 import {
   IsCursor,
   IsOrganizationFilter,
@@ -20,7 +20,7 @@ const FILTER_TYPES: readonly string[] = [...RESOURCE_TYPES, LEGACY_RESOURCE_TYPE
  * `toResourceListQuery` reads them. `ApiListQueries()` documents the parameters with their
  * schemas written out, in the order and form the document has always given them.
  */
-@WordRefusals(RESOURCE_QUERY_WORDING)
+@WithValidationErrorWording(RESOURCE_QUERY_WORDING)
 export class ResourceListQueryDto {
   @Transform(toQueryInteger)
   @IsQueryInteger(1, PAGE_MAX)

@@ -1,7 +1,7 @@
 import { ValidateBy } from 'class-validator';
 import { isId, queryInteger } from '@app/common';
 import { RESOURCE_SORT_FIELDS } from '@app/database';
-import type { RefusalWording } from '../../platform/validation/app-validation.pipe';
+import type { ValidationErrorWording } from '../../platform/validation/app-validation.pipe';
 
 /**
  * One validator per parameter of the resource queries, each answering with one message that
@@ -95,7 +95,7 @@ export const IsQueryFlag = (): PropertyDecorator => queryRule('isQueryFlag', fla
 export const RESOURCE_FILTERS = ['filter[status]', 'filter[type]', 'filter[organization_id]'] as const;
 
 /** The resource queries speak of parameters and filters, not of a body's fields. */
-export const RESOURCE_QUERY_WORDING: RefusalWording = {
+export const RESOURCE_QUERY_WORDING: ValidationErrorWording = {
   message: 'The query has invalid parameters.',
   undeclaredField: (name) =>
     name.startsWith('filter[') ? `is not a known filter; use ${RESOURCE_FILTERS.join(', ')}` : 'is not a known query parameter',
