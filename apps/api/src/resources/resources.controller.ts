@@ -15,7 +15,7 @@ import { ReplaceResourceDto } from './dto/replace-resource.dto';
 import { ResourceFieldsQueryDto } from './dto/resource-fields.query';
 import { ResourceListQueryDto } from './dto/resource-list.query';
 import { PatchResourceDto } from './dto/update-resource.dto';
-import { NotModified } from '../platform/conditional/not-modified';
+import { answerNotModified } from '../platform/conditional/not-modified';
 import { entityTag, ifNoneMatchMatches } from './entity-tag';
 import { OnePaginationStylePipe, requestedFields, toResourceListQuery } from './resource-list-query';
 import {
@@ -119,11 +119,11 @@ export class ResourcesController {
     @ValidQuery() query: ResourceFieldsQueryDto,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<ResourceFieldsView> {
+  ): Promise<ResourceFieldsView | undefined> {
     const result = await this.resources.get(auth, id, requestedFields(query.fields));
     // Evaluated here, whatever the request's Cache-Control: Express's own freshness check
     // ignores If-None-Match when a browser or fetch sends `Cache-Control: no-cache`.
-    if (ifNoneMatchMatches(ifNoneMatch, result.version)) throw new NotModified(entityTag(result.version));
+    if (ifNoneMatchMatches(ifNoneMatch, result.version)) return answerNotModified(res, entityTag(result.version));
     return withETag(res, result);
   }
 

@@ -1,18 +1,12 @@
 import type { Response } from 'express';
-import { PreparedAnswer } from '../http/prepared-answer';
+import { writeAnswer } from '../http/answer-writer';
 
 /**
- * Thrown by a handler whose client already holds the current representation (If-None-Match
- * matched): 304 with the validator and no body. A handler cannot set 304 itself, since Nest
- * applies the route's own status after it returns.
+ * Answers 304 with the validator and no body, for a client that already holds the current
+ * representation (If-None-Match matched). The handler then returns nothing: the envelope
+ * adapter sends nothing over an answer already written, nor applies the route's status.
  */
-export class NotModified extends PreparedAnswer {
-  constructor(readonly etag: string) {
-    super('Not Modified');
-    this.name = 'NotModified';
-  }
-
-  write(res: Response): void {
-    res.status(304).setHeader('ETag', this.etag).end();
-  }
+export function answerNotModified(res: Response, etag: string): undefined {
+  writeAnswer(res, { status: 304, headers: { ETag: etag }, body: null });
+  return undefined;
 }

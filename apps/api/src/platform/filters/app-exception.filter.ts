@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@app/common';
-import { PreparedAnswer } from '../http/prepared-answer';
+import { AnswerWritten } from '../http/answer-writer';
 import { missingPrefixError } from '../routing/api-prefix';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
@@ -11,7 +11,8 @@ import { OAUTH_FORM_ENDPOINTS, renderOAuthError } from './oauth-error-form';
  * Renders every error as `{ error: { code, message, details? } }`, or in RFC 6749 form on the
  * OAuth token, revocation and introspection endpoints. A 500 never shows internals:
  * the exception goes to `res.err`, where the request log line picks it up with its stack and
- * the request id. A `PreparedAnswer` (304, an idempotent replay) is no error: it is written as is.
+ * the request id. `AnswerWritten` is no error: an idempotent replay was written where it was
+ * decided, and only stopped the route.
  */
 @Catch()
 export class AppExceptionFilter implements ExceptionFilter {
@@ -21,10 +22,7 @@ export class AppExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response & { err?: unknown }>();
-    if (exception instanceof PreparedAnswer) {
-      if (!res.headersSent) exception.write(res);
-      return;
-    }
+    if (exception instanceof AnswerWritten) return;
     let error = toAppError(exception);
     // A route miss (Nest's 404) may be a wrong method or prefix; a handler's own not_found is its answer.
     if (error?.code === 'not_found' && !(exception instanceof AppError)) {

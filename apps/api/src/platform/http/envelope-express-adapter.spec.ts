@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { Response } from 'express';
 import request from 'supertest';
 import { Paginated } from '@app/common';
+import { answerNotModified } from '../conditional/not-modified';
 import { EnvelopeExpressAdapter } from './envelope-express-adapter';
 import { captureSends } from './send-capture';
 
@@ -59,6 +60,11 @@ class ProbeController {
   nothing(): undefined {
     return undefined;
   }
+
+  @Get('not-modified')
+  notModified(@Res({ passthrough: true }) res: Response): typeof RECORD | undefined {
+    return answerNotModified(res, '"v1"');
+  }
 }
 
 @Module({ controllers: [ProbeController] })
@@ -112,6 +118,13 @@ describe('EnvelopeExpressAdapter', () => {
     const captured = await request(app.getHttpServer()).get('/captured');
     expect(captured.body).toEqual({ data: RECORD });
     expect(sentBodies).toEqual([JSON.stringify({ data: RECORD })]);
+  });
+
+  it('leaves an answer the handler wrote where it decided it (a 304) alone, with its status', async () => {
+    const notModified = await request(app.getHttpServer()).get('/not-modified');
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.etag).toBe('"v1"');
+    expect(notModified.text).toBe('');
   });
 
   it('answers nothing with an empty body', async () => {

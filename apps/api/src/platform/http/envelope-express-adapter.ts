@@ -38,7 +38,8 @@ function sendsPlainJson(res: Response, status: number): boolean {
  * Express as Nest drives it, with every handler's result sent in the envelope. The envelope
  * is applied where Nest sends a result rather than in an interceptor: Nest builds an rxjs
  * chain and binds an AsyncResource per interceptor on every request. Errors never pass here;
- * the exception filter writes them.
+ * the exception filter writes them. An answer already written where it was decided (a 304, an
+ * idempotent replay: `writeAnswer`) is left alone, and so is its status.
  *
  * A plain JSON answer is written directly, with the bytes and headers `res.json` would give
  * (the app sets no JSON replacer, spaces or escaping): Express's `send` parses and rebuilds the
@@ -46,6 +47,7 @@ function sendsPlainJson(res: Response, status: number): boolean {
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
+    if (response.headersSent) return response;
     const envelope = toEnvelope(body);
     if (envelope === undefined || !sendsPlainJson(response, statusCode ?? response.statusCode)) {
       return super.reply(response, envelope, statusCode);

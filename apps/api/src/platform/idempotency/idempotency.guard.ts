@@ -6,7 +6,7 @@ import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from '@app/data
 import { EarlierOutcome, IdempotencyOutcomeRepository } from '@app/database/repositories/idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { renderError } from '../filters/app-exception.filter';
-import { PreparedAnswer } from '../http/prepared-answer';
+import { AnswerWritten, writeAnswer, WrittenAnswer } from '../http/answer-writer';
 import { captureSends } from '../http/send-capture';
 import { CrashPoints } from './crash-points';
 import { ClaimOutcome, IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
@@ -36,11 +36,16 @@ export function tookNoEffect(writes: WriteOutcome): boolean {
   return !writes.committed && !writes.statementsInDoubt && writes.transactionsInDoubt.length === 0;
 }
 
-/** The answer to a request whose key is not free: a replay, or why it does not run. */
-function answerToTakenKey(outcome: Exclude<ClaimOutcome, { kind: 'claimed' }>): Error {
+/** The stored answer of a completed request with the same key, as it is sent again. */
+function replayOf(stored: StoredResponse): WrittenAnswer {
+  return { status: stored.status, headers: { [REPLAYED_HEADER]: 'true', ...stored.headers }, body: stored.body };
+}
+
+/** The answer to a request whose key is not free: a replay, or the error saying why it does not run. */
+function answerToTakenKey(outcome: Exclude<ClaimOutcome, { kind: 'claimed' }>): WrittenAnswer | AppError {
   switch (outcome.kind) {
     case 'completed':
-      return new IdempotentReplay(outcome.response);
+      return replayOf(outcome.response);
     case 'in_progress':
       return new AppError(
         'idempotency_key_in_progress',
@@ -111,9 +116,10 @@ export class IdempotencyGuard implements CanActivate {
     if (!ledger) throw new Error('A keyed write reached the Idempotency-Key guard without its write ledger (writeLedgerMiddleware)');
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
     const outcome = await this.store.claim(userId, key, fingerprint);
-    if (outcome.kind !== 'claimed') throw answerToTakenKey(outcome);
-    ledger.start({ key: outcome.claim.outcome, settledEarlier: (earlier) => answerToTakenKey(claimOutcomeOf(earlier)) });
-    this.captureAnswer(context.switchToHttp().getResponse<Response>(), outcome.claim, ledger, fingerprint, this.secretFields(context));
+    const res = context.switchToHttp().getResponse<Response>();
+    if (outcome.kind !== 'claimed') throw answerInstead(res, answerToTakenKey(outcome));
+    ledger.start({ key: outcome.claim.outcome, settledEarlier: (earlier) => answerInstead(res, answerToTakenKey(claimOutcomeOf(earlier))) });
+    this.captureAnswer(res, outcome.claim, ledger, fingerprint, this.secretFields(context));
     return true;
   }
 
@@ -221,34 +227,22 @@ export class IdempotencyGuard implements CanActivate {
   }
 }
 
-/** The stored answer of a completed request with the same key, sent again as it was. */
-class IdempotentReplay extends PreparedAnswer {
-  constructor(private readonly stored: StoredResponse) {
-    super('Idempotent replay');
-    this.name = 'IdempotentReplay';
-  }
-
-  write(res: Response): void {
-    const body = this.prepare(res);
-    if (body === null) res.send();
-    else res.send(body);
-  }
-
-  /** Sets the stored status and headers; answers the stored body. */
-  prepare(res: Response): string | null {
-    res.setHeader(REPLAYED_HEADER, 'true');
-    for (const [name, value] of Object.entries(this.stored.headers)) res.setHeader(name, value);
-    res.status(this.stored.status);
-    return this.stored.body;
-  }
+/**
+ * What stops the route in place of running it: a replay is written here, where it is decided
+ * (the exception filter passes `AnswerWritten` by); an error goes to the filter to be rendered.
+ */
+function answerInstead(res: Response, answer: WrittenAnswer | AppError): Error {
+  if (answer instanceof AppError) return answer;
+  writeAnswer(res, answer);
+  return new AnswerWritten();
 }
 
 /** Turns a captured answer that is not sent yet into what an earlier request with the key came to; answers the body to send. */
 function answerInPlace(res: Response, earlier: EarlierOutcome): string | undefined {
   const answer = answerToTakenKey(claimOutcomeOf(earlier));
-  if (answer instanceof IdempotentReplay) return answer.prepare(res) ?? undefined;
-  const error = answer as AppError;
-  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
-  res.status(error.status);
-  return JSON.stringify(renderError(error));
+  const written: WrittenAnswer =
+    answer instanceof AppError ? { status: answer.status, headers: answer.headers ?? {}, body: JSON.stringify(renderError(answer)) } : answer;
+  for (const [name, value] of Object.entries(written.headers)) res.setHeader(name, value);
+  res.status(written.status);
+  return written.body ?? undefined;
 }

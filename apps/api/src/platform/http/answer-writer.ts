@@ -1,0 +1,31 @@
+import type { Response } from 'express';
+
+/** A complete answer decided in place of the handler's result: its status, headers and body (none for null). */
+export interface WrittenAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/**
+ * Writes an answer where it is decided (a 304 in the handler, an idempotent replay in the
+ * Idempotency-Key guard). It goes through `res.send`, where a capture of the response's sends
+ * (`captureSends`) sees it; the envelope adapter then leaves the written answer alone.
+ */
+export function writeAnswer(res: Response, answer: WrittenAnswer): void {
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.status(answer.status);
+  if (answer.body === null) res.send();
+  else res.send(answer.body);
+}
+
+/**
+ * Thrown once an answer is written, only to stop Nest from running the route further (a guard
+ * cannot otherwise); it carries nothing, and the exception filter passes it by.
+ */
+export class AnswerWritten extends Error {
+  constructor() {
+    super('The answer is written');
+    this.name = 'AnswerWritten';
+  }
+}
