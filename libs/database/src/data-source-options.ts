@@ -3,7 +3,6 @@ import type { DataSourceOptions, EntitySubscriberInterface, TransactionStartEven
 import type { AppConfig } from '@app/config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
-import { WriteLedgerSubscriber } from './write-ledger';
 
 /**
  * Whether DATABASE_URL is a connection pooler in transaction mode rather than the server: it is
@@ -51,8 +50,8 @@ function transactionLimits(statement: string): new () => EntitySubscriberInterfa
  * connecting, each statement and each lock wait are bounded, and the client gives up only after
  * the server has cancelled (so a statement never outlives the error its request answered).
  * Behind a pooler, transactions set them (SET LOCAL) and the pooled role carries them as its
- * defaults (DatabasePreparer) for statements outside one. Requests also feed the write ledger of
- * keyed writes (write-ledger.ts). Migrations pass `forMigrations`: they run on the server itself
+ * defaults (DatabasePreparer) for statements outside one. (The API's IdempotencyModule adds the
+ * write ledger's subscriber at start-up.) Migrations pass `forMigrations`: they run on the server itself
  * (DATABASE_DIRECT_URL) and unbounded, since building an index may rightly take long.
  */
 export function dataSourceOptions(config: AppConfig, forMigrations = false): DataSourceOptions {
@@ -71,8 +70,7 @@ export function dataSourceOptions(config: AppConfig, forMigrations = false): Dat
   if (forMigrations) return { ...common, url: config.databaseDirectUrl, extra: { ...connection, ...unbounded } };
   const requests = { ...connection, query_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS + 1000 };
   if (behindConnectionPooler(config)) {
-    const subscribers = [WriteLedgerSubscriber, transactionLimits(transactionLimitsStatement(config))];
-    return { ...common, url: config.DATABASE_URL, subscribers, extra: requests };
+    return { ...common, url: config.DATABASE_URL, subscribers: [transactionLimits(transactionLimitsStatement(config))], extra: requests };
   }
-  return { ...common, url: config.DATABASE_URL, subscribers: [WriteLedgerSubscriber], extra: { ...requests, ...statementLimits(config) } };
+  return { ...common, url: config.DATABASE_URL, extra: { ...requests, ...statementLimits(config) } };
 }

@@ -19,7 +19,6 @@ import { ResourceRepository } from './repositories/resource.repository';
 import { UserRepository } from './repositories/user.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
-import { TransactionStatuses } from './transaction-statuses';
 import { ENTITIES } from './entities';
 
 const REPOSITORIES = [
@@ -49,7 +48,7 @@ const REPOSITORIES = [
     TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
-  providers: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener, TransactionStatuses],
-  exports: [...REPOSITORIES, EventOutbox, EventCommitListener, TransactionStatuses, RedisModule],
+  providers: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener],
+  exports: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener, RedisModule],
 })
 export class DatabaseModule {}

@@ -21,5 +21,3 @@ export * from './repositories/resource.repository';
 export * from './repositories/user.repository';
 export * from './repositories/webhook.repository';
 export * from './repositories/webhook-delivery.repository';
-export * from './transaction-statuses';
-export * from './write-ledger';

@@ -7,7 +7,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import RefreshTokenGrantType from '@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type';
 import express, { NextFunction, Request, Response } from 'express';
 import request from 'supertest';
-import { captureSends } from './http/send-capture';
+import { captureSends } from './idempotency/send-capture';
 import { RouteIndex } from './routing/route-index';
 
 /**

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { Paginated } from '@app/common';
 import { answerNotModified } from '../conditional/not-modified';
 import { EnvelopeExpressAdapter } from './envelope-express-adapter';
-import { captureSends } from './send-capture';
+import { captureSends } from '../idempotency/send-capture';
 
 const RECORD = { id: 'res_1', name: 'Zoë "quoted" \u2028', tags: ['a'], nested: { n: 1.5 } };
 const sentBodies: unknown[] = [];

@@ -1,7 +1,7 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { Paginated } from '@app/common';
-import { isCapturingSends } from './send-capture';
+import { isCapturingSends } from '../idempotency/send-capture';
 
 type Envelope = { data: unknown; meta?: Record<string, unknown> } | undefined;
 

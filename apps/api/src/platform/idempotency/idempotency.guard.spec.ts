@@ -5,11 +5,11 @@ import { DatabaseError } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
 import type { AppConfig } from '@app/config';
-import { WriteLedger, writeLedgers } from '@app/database';
 import { IdempotencyOutcomeRepository, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
 import { CrashPoints } from './crash-points';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { IdempotencyGuard } from './idempotency.guard';
+import { WriteLedger, writeLedgers } from './write-ledger';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore } from './idempotency.store';
 
 /** A store whose every call is recorded; `claim` answers `outcome`. */

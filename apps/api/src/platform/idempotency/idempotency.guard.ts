@@ -2,16 +2,16 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
-import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from '@app/database';
 import { EarlierOutcome, IdempotencyOutcomeRepository } from '@app/database/repositories/idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { renderError } from '../filters/app-exception.filter';
 import { AnswerWritten, writeAnswer, WrittenAnswer } from '../http/answer-writer';
-import { captureSends } from '../http/send-capture';
 import { CrashPoints } from './crash-points';
 import { ClaimOutcome, IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';
+import { captureSends } from './send-capture';
+import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from './write-ledger';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { TransactionStatus, TransactionStatuses, WriteOutcome } from '@app/database';
 import { connectRunRedis } from '@app/testing';
+import type { TransactionStatus, TransactionStatuses } from './transaction-statuses';
+import type { WriteOutcome } from './write-ledger';
 import { CLAIM_LEASE_MS, IdempotencyClaim, IdempotencyStore, retryAfterSeconds } from './idempotency.store';
 
 const NOTHING: WriteOutcome = { committed: false, transactionsInDoubt: [], statementsInDoubt: false };

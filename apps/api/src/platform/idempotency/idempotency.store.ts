@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { REDIS, RedisClient, TransactionStatuses, WriteOutcome } from '@app/database';
+import { REDIS, RedisClient } from '@app/database';
+import { TransactionStatuses } from './transaction-statuses';
+import type { WriteOutcome } from './write-ledger';
 import { IdempotentAnswer, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
 
 /** How long a finished answer is replayed (docs/api.md#idempotency). */

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { WriteLedger, writeLedgers } from '@app/database';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_METHODS } from './idempotency.guard';
+import { WriteLedger, writeLedgers } from './write-ledger';
 
 /**
  * Gives each POST or PATCH that carries an Idempotency-Key a write ledger for the rest of its

@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { dataSourceOptions } from './data-source-options';
-import { PooledReads } from './pooled-reads';
-import { EarlierOutcome, OutcomeKey } from './repositories/idempotency-outcome.repository';
+import { dataSourceOptions, PooledReads } from '@app/database';
+import { EarlierOutcome, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
 import { TransactionStatuses } from './transaction-statuses';
-import { KeyedOutcome, WriteLedger, writeLedgers, WriteOutcome } from './write-ledger';
+import { KeyedOutcome, registerWriteLedger, WriteLedger, writeLedgers, WriteLedgerSubscriber, WriteOutcome } from './write-ledger';
 
 const NOTHING: WriteOutcome = { committed: false, transactionsInDoubt: [], statementsInDoubt: false };
 
-/** Against the run's PostgreSQL, through the service's own DataSource options (and so its subscriber). */
+/** Against the run's PostgreSQL, through the service's own DataSource options and the subscriber the API registers. */
 describe('WriteLedger', () => {
   const table = `ledger_${randomBytes(4).toString('hex')}`;
   let dataSource: DataSource;
@@ -44,6 +43,7 @@ describe('WriteLedger', () => {
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions(loadConfig())).initialize();
+    registerWriteLedger(dataSource);
     admin = new Client({ connectionString: loadConfig().DATABASE_URL });
     await admin.connect();
     await dataSource.query(`CREATE TABLE ${table} (n int, CONSTRAINT ${table}_once UNIQUE (n) DEFERRABLE INITIALLY DEFERRED)`);
@@ -60,6 +60,11 @@ describe('WriteLedger', () => {
     await dataSource.query(`DROP FUNCTION ${table}_slow()`);
     await dataSource.destroy();
     await admin.end();
+  });
+
+  it('is fed by one subscriber, however often it is registered', () => {
+    registerWriteLedger(dataSource);
+    expect(dataSource.subscribers.filter((subscriber) => subscriber instanceof WriteLedgerSubscriber)).toHaveLength(1);
   });
 
   it('records nothing before it is started, nor reads', async () => {

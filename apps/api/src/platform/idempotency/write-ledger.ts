@@ -1,8 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseError, type PoolClient } from 'pg';
-import { EventSubscriber } from 'typeorm';
-import type { AfterQueryEvent, BeforeQueryEvent, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent } from 'typeorm';
-import { EarlierOutcome, earlierOutcome, OutcomeKey, RecordedOutcomeRow, recordOutcome } from './repositories/idempotency-outcome.repository';
+import type { AfterQueryEvent, BeforeQueryEvent, DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent } from 'typeorm';
+import { EarlierOutcome, earlierOutcome, OutcomeKey, RecordedOutcomeRow, recordOutcome } from '@app/database/repositories/idempotency-outcome.repository';
 
 /** What one request's writes came to, by the answers PostgreSQL gave them. */
 export interface WriteOutcome {
@@ -163,9 +162,8 @@ export const writeLedgers = new AsyncLocalStorage<WriteLedger>();
  * transaction's id, one round trip for recorded requests only: were the COMMIT's answer lost,
  * that id is all PostgreSQL needs to say whether it committed (`pg_xact_status`). For a keyed
  * write the same round trip records the key's outcome in the transaction; a write outside a
- * transaction is preceded by a mark of its own.
+ * transaction is preceded by a mark of its own. `registerWriteLedger` adds it to the API's DataSource.
  */
-@EventSubscriber()
 export class WriteLedgerSubscriber implements EntitySubscriberInterface {
   async beforeTransactionCommit({ queryRunner }: TransactionCommitEvent): Promise<void> {
     const ledger = writeLedgers.getStore();
@@ -208,4 +206,9 @@ export class WriteLedgerSubscriber implements EntitySubscriberInterface {
     ledger.marked();
     ledger.sending(runner, query);
   }
+}
+
+/** Feeds the ledgers of the requests this DataSource serves; once per DataSource. */
+export function registerWriteLedger(dataSource: DataSource): void {
+  if (!dataSource.subscribers.some((subscriber) => subscriber instanceof WriteLedgerSubscriber)) dataSource.subscribers.push(new WriteLedgerSubscriber());
 }

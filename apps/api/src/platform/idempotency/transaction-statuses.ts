@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseError } from 'pg';
-import { PooledReads } from './pooled-reads';
+import { PooledReads } from '@app/database';
 
 /** How PostgreSQL says a transaction ended; null when it cannot tell any more (an id too old or unknown to it). */
 export type TransactionStatus = 'committed' | 'aborted' | 'in progress' | null;
