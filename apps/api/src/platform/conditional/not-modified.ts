@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { writeAnswer } from '../http/answer-writer';
+import { writeAnswer } from '../answers/answer-writer';
 
 /**
  * Answers 304 with the validator and no body, for a client that already holds the current

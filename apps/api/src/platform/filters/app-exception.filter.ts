@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@app/common';
-import { AnswerWritten } from '../http/answer-writer';
+import { AnswerWritten } from '../answers/answer-writer';
 import { missingPrefixError } from '../routing/api-prefix';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';

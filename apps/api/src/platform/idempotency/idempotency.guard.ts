@@ -5,7 +5,7 @@ import { AppError, InvalidRequestError } from '@app/common';
 import { EarlierOutcome, IdempotencyOutcomeRepository } from '@app/database/repositories/idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { renderError } from '../filters/app-exception.filter';
-import { AnswerWritten, writeAnswer, WrittenAnswer } from '../http/answer-writer';
+import { AnswerWritten, writeAnswer, WrittenAnswer } from '../answers/answer-writer';
 import { CrashPoints } from './crash-points';
 import { ClaimOutcome, IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
