@@ -1,4 +1,4 @@
-import type { CookieOptions } from 'express';
+import type { CookieOptions, Response } from 'express';
 import type { AppConfig } from '@app/config';
 import { SESSION_TTL_SECONDS } from './session.store';
 
@@ -44,6 +44,16 @@ export function hostCookieOptions(config: AppConfig): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure: servedOverHttps(config) || config.NODE_ENV !== 'development', path: '/' };
 }
 
-export function sessionCookieOptions(config: AppConfig): CookieOptions {
+function sessionCookieOptions(config: AppConfig): CookieOptions {
   return { ...hostCookieOptions(config), maxAge: SESSION_TTL_SECONDS * 1000 };
+}
+
+/** Hands a started session to the browser: the session login, and the console's and the OAuth pages' sign-in. */
+export function setSessionCookie(res: Response, config: AppConfig, cookieValue: string): void {
+  res.cookie(sessionCookieName(config), cookieValue, sessionCookieOptions(config));
+}
+
+/** Takes the session cookie back from the browser once its session ended. */
+export function clearSessionCookie(res: Response, config: AppConfig): void {
+  res.clearCookie(sessionCookieName(config), sessionCookieOptions(config));
 }

@@ -11,7 +11,7 @@ import { ApiDataResponse, ApiErrors } from '../platform/openapi/api-responses';
 import { ApiTag } from '../platform/openapi/api-tags';
 import { responseHeaders } from '../platform/openapi/http-headers';
 import { ValidBody } from '../platform/validation/validated-parameters';
-import { SESSION_COOKIE, sessionCookieName, sessionCookieOptions } from './session-cookie';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie';
 import { SessionLoginView } from './session-login.view';
 import { SessionService } from './session.service';
 
@@ -35,7 +35,7 @@ export class SessionController {
   @ApiErrors(400, 401, 429)
   async login(@ValidBody() body: LoginDto, @Res({ passthrough: true }) res: Response): Promise<SessionLoginView> {
     const started = await this.sessions.login(body.email, body.password);
-    res.cookie(sessionCookieName(this.config), started.cookieValue, sessionCookieOptions(this.config));
+    setSessionCookie(res, this.config, started.cookieValue);
     return started.view;
   }
 
@@ -53,6 +53,6 @@ export class SessionController {
   @ApiErrors(400, 401, 403)
   async logout(@Auth() auth: AuthContext, @Res({ passthrough: true }) res: Response): Promise<void> {
     await this.sessions.logout(auth);
-    res.clearCookie(sessionCookieName(this.config), sessionCookieOptions(this.config));
+    clearSessionCookie(res, this.config);
   }
 }

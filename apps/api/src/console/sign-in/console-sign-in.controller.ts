@@ -1,7 +1,7 @@
 import { Get, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '@app/config';
-import { hostCookieName, hostCookieOptions, sessionCookieName, sessionCookieOptions } from '../../session/session-cookie';
+import { clearSessionCookie, hostCookieName, hostCookieOptions, setSessionCookie } from '../../session/session-cookie';
 import { SessionService } from '../../session/session.service';
 import { BeforeSignIn } from '../access/console-session.guard';
 import { SignedIn, SignedInUser } from '../access/signed-in-user';
@@ -52,7 +52,7 @@ export class ConsoleSignInController {
   @Post('sign-out')
   async signOut(@SignedIn() user: SignedInUser, @Res() res: Response): Promise<void> {
     await this.sessions.logout(user.auth);
-    res.clearCookie(sessionCookieName(this.config), sessionCookieOptions(this.config));
+    clearSessionCookie(res, this.config);
     seeOther(res, `${consolePaths.signIn}?signed_out=1`);
   }
 
@@ -60,7 +60,7 @@ export class ConsoleSignInController {
     const preSessionCookie = hostCookieName(this.config, SIGN_IN_CSRF_COOKIE);
     if (step.preSession) res.cookie(preSessionCookie, step.preSession, hostCookieOptions(this.config));
     else if (step.preSession === null) res.clearCookie(preSessionCookie, hostCookieOptions(this.config));
-    if (step.sessionCookie) res.cookie(sessionCookieName(this.config), step.sessionCookie, sessionCookieOptions(this.config));
+    if (step.sessionCookie) setSessionCookie(res, this.config, step.sessionCookie);
     if (step.kind === 'redirect') seeOther(res, step.location);
     else sendPage(res, step.page);
   }

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '@app/config';
 import { Public } from '../../platform/decorators/public.decorator';
 import { ApiTag } from '../../platform/openapi/api-tags';
-import { hostCookieName, hostCookieOptions, sessionCookieName, sessionCookieOptions } from '../../session/session-cookie';
+import { hostCookieName, hostCookieOptions, setSessionCookie } from '../../session/session-cookie';
 import { ApiFormBody, ApiHtmlResponse, ApiRedirectResponse } from '../server/oauth-server.openapi';
 import { AuthorizationFlowService, AuthorizationStep, LOGIN_CSRF_COOKIE } from './authorization-flow.service';
 
@@ -91,7 +91,7 @@ export class AuthorizationController {
     } else if (step.loginPreSession === null) {
       res.clearCookie(loginCsrfCookie, hostCookieOptions(this.config));
     }
-    if (step.sessionCookie) res.cookie(sessionCookieName(this.config), step.sessionCookie, sessionCookieOptions(this.config));
+    if (step.sessionCookie) setSessionCookie(res, this.config, step.sessionCookie);
     if (step.kind === 'redirect') {
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(303, step.location);
