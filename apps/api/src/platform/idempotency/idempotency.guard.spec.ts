@@ -6,6 +6,7 @@ import type { QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
 import type { AppConfig } from '@app/config';
 import { IdempotencyOutcomeRepository, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
+import { AnswerWritten } from '../answers/answer-writer';
 import { CrashPoints } from './crash-points';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { IdempotencyGuard } from './idempotency.guard';
@@ -235,5 +236,17 @@ describe('IdempotencyGuard', () => {
     });
     const lost = (await refusal({ kind: 'answer_lost', tookEffect: true })) as AppError;
     expect({ code: lost.code, status: lost.status }).toEqual({ code: 'idempotency_key_answer_lost', status: 409 });
+  });
+
+  it('writes the replay of a completed key itself, and only stops the route', async () => {
+    const stored = { status: 201, headers: { 'content-type': 'application/json; charset=utf-8', location: '/v2/resources/res_1' }, body: '{"data":{}}' };
+    const response = fakeResponse();
+    const refused = await writeLedgers
+      .run(new WriteLedger(), () => Promise.resolve(guardOf(fakeStore({ kind: 'completed', response: stored })).canActivate(contextFor(response.res))))
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AnswerWritten);
+    expect(await response.delivered).toBe(stored.body);
+    expect(response.res.statusCode).toBe(201);
+    expect(Object.fromEntries(response.headers)).toEqual({ 'idempotent-replayed': 'true', ...stored.headers });
   });
 });
