@@ -32,6 +32,13 @@ export class HttpMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Each label combination's series, found once: prom-client hashes a label object (its keys
+   * sorted and joined) on every `inc` and `observe`. The combinations are as bounded as the labels.
+   */
+  private readonly requestSeries = new Map<string, Counter.Internal>();
+  private readonly durationSeries = new Map<string, Histogram.Internal<'method' | 'route'>>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -42,8 +49,14 @@ export class HttpMetrics {
     res.once('close', () => {
       const route = routePatternOf(req, res) ?? UNMATCHED_ROUTE;
       const status = res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED;
-      this.requests.inc({ method: req.method, route, status });
-      this.duration.observe({ method: req.method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+      const series = `${req.method} ${route}`;
+      let duration = this.durationSeries.get(series);
+      if (!duration) this.durationSeries.set(series, (duration = this.duration.labels(req.method, route)));
+      const counted = `${series} ${status}`;
+      let requests = this.requestSeries.get(counted);
+      if (!requests) this.requestSeries.set(counted, (requests = this.requests.labels(req.method, route, status)));
+      requests.inc();
+      duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   };

@@ -38,7 +38,8 @@ interface RouteThrottler {
   generateKey: ThrottlerGenerateKeyFunction;
 }
 
-const resolve = async (value: Resolvable<number>, context: ExecutionContext): Promise<number> =>
+/** A throttler value for this request: a constant as it is, else the function's answer. */
+const resolve = (value: Resolvable<number>, context: ExecutionContext): number | Promise<number> =>
   typeof value === 'function' ? value(context) : value;
 
 /**
@@ -72,13 +73,15 @@ export class RateLimitGuard extends ThrottlerGuard {
     for (const route of this.routes.get(context)) {
       const skipIf = route.throttler.skipIf ?? this.commonOptions.skipIf;
       if (route.skipped || skipIf?.(context)) continue;
-      const ttl = await resolve(route.ttl, context);
+      // Only a promise is awaited: an await of a plain value still costs a turn of the microtask queue.
+      const [ttl, limit] = [resolve(route.ttl, context), resolve(route.limit, context)];
+      const ttlMs = typeof ttl === 'number' ? ttl : await ttl;
       await this.handleRequest({
         context,
         throttler: route.throttler,
-        limit: await resolve(route.limit, context),
-        ttl,
-        blockDuration: route.blockDuration === undefined ? ttl : await resolve(route.blockDuration, context),
+        limit: typeof limit === 'number' ? limit : await limit,
+        ttl: ttlMs,
+        blockDuration: route.blockDuration === undefined ? ttlMs : await resolve(route.blockDuration, context),
         getTracker: route.getTracker,
         generateKey: route.generateKey,
       });
@@ -99,8 +102,10 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected override async handleRequest({ context, limit, ttl, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
-    const key = generateKey(context, await getTracker(req, context), throttler.name ?? 'default');
-    const account = await this.rateLimits.accountOf(context);
+    const tracker = getTracker(req, context);
+    const key = generateKey(context, typeof tracker === 'string' ? tracker : await tracker, throttler.name ?? 'default');
+    const found = this.rateLimits.accountOf(context);
+    const account = found instanceof Promise ? await found : found;
     const marks = this.revocations.marksToCheck(req);
     const counted = await this.windows.countUnlessMarked({ key, ttl, limit }, marks);
     if (marks.length > 0) this.revocations.record(req, counted.marked);

@@ -47,7 +47,11 @@ export class RateLimitService {
   throttlerOptions(): ThrottlerModuleOptions {
     return {
       skipIf: (context) => !this.counts(requestOf(context)),
-      getTracker: async (req, context) => trackerOf(req as AuthenticatedRequest, await this.accountOf(context)),
+      getTracker: (req, context) => {
+        const account = this.accountOf(context);
+        if (account instanceof Promise) return account.then((found) => trackerOf(req as AuthenticatedRequest, found));
+        return trackerOf(req as AuthenticatedRequest, account);
+      },
       throttlers: [{ name: 'default', ttl: RATE_WINDOW_MS, limit: (context) => this.limitOf(context) }],
     };
   }
