@@ -6,8 +6,14 @@ import { routePatternOf } from '../platform/routing/route-index';
 /** The route label of requests no endpoint matched (404, 405): raw paths would be unbounded. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** Status label of a request whose client went away before the response was sent (nginx's 499). */
-const CLIENT_CLOSED = '499';
+/** Status of a request whose client went away before the response was sent (nginx's 499). */
+const CLIENT_CLOSED = 499;
+
+/** One route and method's series: its duration, and its count per status. */
+interface RouteSeries {
+  duration: Histogram.Internal<'method' | 'route'>;
+  requests: Map<number, Counter.Internal>;
+}
 
 /**
  * Request metrics labelled by route pattern (`/v2/resources/:id`), never by the raw path, so
@@ -33,11 +39,11 @@ export class HttpMetrics {
   });
 
   /**
-   * Each label combination's series, found once: prom-client hashes a label object (its keys
-   * sorted and joined) on every `inc` and `observe`. The combinations are as bounded as the labels.
+   * Each route's series, found once per method and status: prom-client hashes a label object
+   * (its keys sorted and joined) on every `inc` and `observe`. Keyed by the route pattern and the
+   * method, strings the router and the parser hand over already hashed, and the numeric status.
    */
-  private readonly requestSeries = new Map<string, Counter.Internal>();
-  private readonly durationSeries = new Map<string, Histogram.Internal<'method' | 'route'>>();
+  private readonly series = new Map<string, Map<string, RouteSeries>>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -48,16 +54,21 @@ export class HttpMetrics {
     const started = process.hrtime.bigint();
     res.once('close', () => {
       const route = routePatternOf(req, res) ?? UNMATCHED_ROUTE;
-      const status = res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED;
-      const series = `${req.method} ${route}`;
-      let duration = this.durationSeries.get(series);
-      if (!duration) this.durationSeries.set(series, (duration = this.duration.labels(req.method, route)));
-      const counted = `${series} ${status}`;
-      let requests = this.requestSeries.get(counted);
-      if (!requests) this.requestSeries.set(counted, (requests = this.requests.labels(req.method, route, status)));
+      const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
+      const series = this.seriesOf(route, req.method);
+      let requests = series.requests.get(status);
+      if (!requests) series.requests.set(status, (requests = this.requests.labels(req.method, route, String(status))));
       requests.inc();
-      duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      series.duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   };
+
+  private seriesOf(route: string, method: string): RouteSeries {
+    let methods = this.series.get(route);
+    if (!methods) this.series.set(route, (methods = new Map()));
+    let series = methods.get(method);
+    if (!series) methods.set(method, (series = { duration: this.duration.labels(method, route), requests: new Map() }));
+    return series;
+  }
 }
