@@ -66,9 +66,9 @@ export class HttpMetrics {
 
   private seriesOf(route: string, method: string): RouteSeries {
     let methods = this.series.get(route);
-    if (!methods) this.series.set(route, (methods = new Map()));
+    if (!methods) this.series.set(route, (methods = new Map<string, RouteSeries>()));
     let series = methods.get(method);
-    if (!series) methods.set(method, (series = { duration: this.duration.labels(method, route), requests: new Map() }));
+    if (!series) methods.set(method, (series = { duration: this.duration.labels(method, route), requests: new Map<number, Counter.Internal>() }));
     return series;
   }
 }

@@ -74,7 +74,8 @@ export class RateLimitGuard extends ThrottlerGuard {
       const skipIf = route.throttler.skipIf ?? this.commonOptions.skipIf;
       if (route.skipped || skipIf?.(context)) continue;
       // Only a promise is awaited: an await of a plain value still costs a turn of the microtask queue.
-      const [ttl, limit] = [resolve(route.ttl, context), resolve(route.limit, context)];
+      const ttl = resolve(route.ttl, context);
+      const limit = resolve(route.limit, context);
       const ttlMs = typeof ttl === 'number' ? ttl : await ttl;
       await this.handleRequest({
         context,
