@@ -11,7 +11,8 @@ import { RateLimitedErrorFilter } from './rate-limit/rate-limited-error.filter';
 /**
  * The whole path of a request, in order, registered here and nowhere else.
  *
- * Before Nest, one Express layer (`configureApiApp`): request id, request log line, metrics,
+ * Before Nest, one Express layer (`configureApiApp`): request id and the request's state
+ * (RequestState, which the steps below share), request log line, metrics,
  * CORS (preflights answered there), `/v1` 410, 405 for a method a literal path lacks, body parser
  * and the one text rule.
  *
@@ -27,7 +28,7 @@ export const REQUEST_PIPELINE: Provider[] = [
   { provide: APP_FILTER, useExisting: RateLimitedErrorFilter },
   // Guards: who is calling, then what that credential may do, then whether the account (or
   // the client IP) still has requests left in its window, with the credential's revocation
-  // checked in the same Redis round trip. Then a revoked credential is refused; then, for writes,
+  // checked in the same Redis script call. Then a revoked credential is refused; then, for writes,
   // the Idempotency-Key claim or replay (it stores the answer where Express sends it, after
   // the envelope and the filters).
   { provide: APP_GUARD, useExisting: AuthenticationGuard },

@@ -3,6 +3,7 @@ import type { DiscoveryService } from '@nestjs/core';
 import type Redis from 'ioredis';
 import { connectRunRedis } from '@app/testing';
 import type { AuthContext, CredentialKind } from '@app/common';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { RedisTurn } from '../platform/redis/redis-turn';
 import { CredentialRevocationService } from './credential-revocation.service';
 import type { CredentialDescriptor, CredentialStrategy } from './credential';
@@ -34,6 +35,9 @@ const caller = (credential: CredentialKind = 'jwt'): AuthContext => ({
   expiresAt: Math.floor(Date.now() / 1000) + 600,
 });
 
+/** A request of `auth`, its state attached on first use as for a request the middleware did not see. */
+const requestOf = (auth: AuthContext | undefined): AuthenticatedRequest => ({ auth }) as AuthenticatedRequest;
+
 /** Against the test run's Redis: the marks are Redis keys with expiries. */
 describe('CredentialRevocationService', () => {
   let redis: Redis;
@@ -54,7 +58,7 @@ describe('CredentialRevocationService', () => {
     await revocations.revoke(refreshFamilyMark(revokedFamily.familyId ?? ''), 60);
     await revocations.revoke(`spec-mark:${revokedSession.credentialId}`, 60);
     const pipelines = jest.spyOn(redis, 'pipeline');
-    const answers = await Promise.all([live, revokedToken, revokedFamily, revokedSession].map((auth) => Promise.resolve(revocations.isRevoked(auth))));
+    const answers = await Promise.all([live, revokedToken, revokedFamily, revokedSession].map((auth) => Promise.resolve(revocations.isRevoked(requestOf(auth)))));
     expect(answers).toEqual([false, true, true, true]);
     expect(pipelines).toHaveBeenCalledTimes(1);
   });
@@ -73,18 +77,20 @@ describe('CredentialRevocationService', () => {
       return created;
     });
     await revocations.revoke(refreshFamilyMark(auth.familyId ?? ''), 60);
-    expect(await revocations.isRevoked(auth)).toBe(true);
+    expect(await revocations.isRevoked(requestOf(auth))).toBe(true);
     expect(sent).toEqual([[accessTokenMark(auth.credentialId), refreshFamilyMark(auth.familyId ?? '')]]);
   });
 
   it('asks Redis once per request, and answers later questions at once', async () => {
     const auth = caller();
+    const req = requestOf(auth);
     const pipelines = jest.spyOn(redis, 'pipeline');
-    const first = revocations.isRevoked(auth);
-    expect(revocations.isRevoked(auth)).toBe(first);
+    const first = revocations.isRevoked(req);
+    expect(revocations.isRevoked(req)).toBe(first);
     expect(await first).toBe(false);
     await revocations.revoke(accessTokenMark(auth.credentialId), 60);
-    expect(revocations.isRevoked(auth)).toBe(false);
+    expect(revocations.isRevoked(req)).toBe(false);
+    expect(revocations.marksToCheck(req)).toEqual([]);
     expect(pipelines).toHaveBeenCalledTimes(1);
   });
 
@@ -98,8 +104,8 @@ describe('CredentialRevocationService', () => {
 
   it('never reads Redis for a caller without marks, or for no caller', () => {
     const pipelines = jest.spyOn(redis, 'pipeline');
-    expect(revocations.isRevoked(caller('api_key'))).toBe(false);
-    expect(revocations.isRevoked(undefined)).toBe(false);
+    expect(revocations.isRevoked(requestOf(caller('api_key')))).toBe(false);
+    expect(revocations.isRevoked(requestOf(undefined))).toBe(false);
     expect(pipelines).not.toHaveBeenCalled();
   });
 
@@ -112,7 +118,7 @@ describe('CredentialRevocationService', () => {
     const failure = new Error('Connection is closed.');
     const failing = { pipeline: () => ({ exists: jest.fn(), exec: () => Promise.reject(failure) }) } as unknown as Redis;
     const service = new CredentialRevocationService(failing, new RedisTurn(failing), registry());
-    const answers = await Promise.allSettled([service.isRevoked(caller()), service.isRevoked(caller('session'))]);
+    const answers = await Promise.allSettled([service.isRevoked(requestOf(caller())), service.isRevoked(requestOf(caller('session')))]);
     expect(answers).toEqual([
       { status: 'rejected', reason: failure },
       { status: 'rejected', reason: failure },

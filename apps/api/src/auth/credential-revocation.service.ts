@@ -1,8 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS, RedisClient } from '@app/database';
+import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
+import { requestStateOf } from '../platform/http/request-state';
 import { PipelineLane, RedisTurn } from '../platform/redis/redis-turn';
 import { CredentialRegistry } from './credential-registry';
+
+const NO_MARKS: readonly string[] = [];
 
 /**
  * Whether a credential has been revoked, for every API replica: a revoked credential leaves a
@@ -10,14 +14,13 @@ import { CredentialRegistry } from './credential-registry';
  * the credential could be presented. A credential whose descriptor names no marks is revoked
  * where it is verified, and never checked here.
  *
- * A request's credential is checked once, whoever asks first (RateLimitGuard, so that the check
- * goes in the round trip of the rate-limit count; else RevocationCheckGuard), and its answer kept
- * for the rest of the request. Checks go in the turn's Redis pipeline (RedisTurn).
+ * A request's credential is checked once, whoever asks first (RateLimitGuard, whose count script
+ * checks the marks in the same call, `marksToCheck`; else RevocationCheckGuard), and its answer
+ * kept in the request's state for the rest of the request. Checks go in the turn's Redis pipeline
+ * (RedisTurn).
  */
 @Injectable()
 export class CredentialRevocationService {
-  /** Per request's AuthContext: its answer, or the check under way. */
-  private readonly answers = new WeakMap<AuthContext, boolean | Promise<boolean>>();
   /** One EXISTS per check, of all the marks it names: whether any of them is set. */
   private readonly checks: PipelineLane<readonly string[], boolean> = {
     append: (pipeline, checks) => {
@@ -43,18 +46,31 @@ export class CredentialRevocationService {
   }
 
   /** Whether the caller's credential is revoked: at once when it is known or has no marks, else once Redis answers. */
-  isRevoked(auth: AuthContext | undefined): boolean | Promise<boolean> {
+  isRevoked(req: AuthenticatedRequest): boolean | Promise<boolean> {
+    const auth = req.auth;
     if (!auth) return false;
-    const known = this.answers.get(auth);
-    if (known !== undefined) return known;
-    const marks = this.credentials.descriptorOf(auth.credential).revocation?.marksOf(auth) ?? [];
-    if (marks.length === 0) return false;
-    const answer = this.check(marks).then((revoked) => {
-      this.answers.set(auth, revoked);
-      return revoked;
-    });
-    this.answers.set(auth, answer);
+    const state = requestStateOf(req);
+    if (state.revoked !== undefined) return state.revoked;
+    const marks = this.marksOf(auth);
+    if (marks.length === 0) return (state.revoked = false);
+    const answer = this.check(marks).then((revoked) => (state.revoked = revoked));
+    state.revoked = answer;
     return answer;
+  }
+
+  /** The marks whose check would answer for the caller's credential: none when its answer is known or it has none. */
+  marksToCheck(req: AuthenticatedRequest): readonly string[] {
+    if (!req.auth || requestStateOf(req).revoked !== undefined) return NO_MARKS;
+    return this.marksOf(req.auth);
+  }
+
+  /** Keeps the answer a check made elsewhere (the rate-limit count's script) for the rest of the request. */
+  record(req: AuthenticatedRequest, revoked: boolean): void {
+    requestStateOf(req).revoked = revoked;
+  }
+
+  private marksOf(auth: AuthContext): readonly string[] {
+    return this.credentials.descriptorOf(auth.credential).revocation?.marksOf(auth) ?? NO_MARKS;
   }
 
   /**

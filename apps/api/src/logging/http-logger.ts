@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Level, Logger } from 'pino';
+import { requestStateOf } from '../platform/http/request-state';
 import { redactHeaders, redactUrl } from './log-redaction';
 import { requestLogContext } from './request-context';
 
@@ -43,7 +44,8 @@ export type HttpLogMiddleware = (req: IncomingMessage, res: ServerResponse, next
  * method, the redacted URL and headers, the status and the duration; never a body. Mounted
  * right after the request id middleware so that every request is logged, /v1 and 404s too.
  * The rest of the request runs inside its log context, so Nest's own lines carry `requestId`.
- * The line is built only when its level is enabled, and no logger is made per request.
+ * The line is built only when its level is enabled, and no logger is made per request; the log
+ * context is the request's state itself, which already holds the id.
  */
 export function createHttpLogger(root: Logger): HttpLogMiddleware {
   return (incoming, response, next) => {
@@ -62,6 +64,6 @@ export function createHttpLogger(root: Logger): HttpLogMiddleware {
       if (level === 'error') line.err = res.err ?? new Error(`failed with status code ${res.statusCode}`);
       root[level](line, messageFor(res));
     });
-    requestLogContext.run({ requestId: req.id }, next);
+    requestLogContext.run(requestStateOf(req), next);
   };
 }

@@ -30,8 +30,9 @@ const SECRET_QUERY_PARAMETERS = new Set([
 /** A copy of the headers with every credential replaced by `[REDACTED]`. */
 export function redactHeaders(headers: IncomingHttpHeaders): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    copy[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : value;
+  // for-in rather than Object.entries: no array per header for every request logged.
+  for (const name in headers) {
+    copy[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : headers[name];
   }
   return copy;
 }

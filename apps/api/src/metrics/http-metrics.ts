@@ -6,8 +6,14 @@ import { routePatternOf } from '../platform/routing/route-index';
 /** The route label of requests no endpoint matched (404, 405): raw paths would be unbounded. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** Status label of a request whose client went away before the response was sent (nginx's 499). */
-const CLIENT_CLOSED = '499';
+/** Status of a request whose client went away before the response was sent (nginx's 499). */
+const CLIENT_CLOSED = 499;
+
+/** One route and method's series: its duration, and its count per status. */
+interface RouteSeries {
+  duration: Histogram.Internal<'method' | 'route'>;
+  requests: Map<number, Counter.Internal>;
+}
 
 /**
  * Request metrics labelled by route pattern (`/v2/resources/:id`), never by the raw path, so
@@ -32,6 +38,13 @@ export class HttpMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Each route's series, found once per method and status: prom-client hashes a label object
+   * (its keys sorted and joined) on every `inc` and `observe`. Keyed by the route pattern and the
+   * method, strings the router and the parser hand over already hashed, and the numeric status.
+   */
+  private readonly series = new Map<string, Map<string, RouteSeries>>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -41,10 +54,21 @@ export class HttpMetrics {
     const started = process.hrtime.bigint();
     res.once('close', () => {
       const route = routePatternOf(req, res) ?? UNMATCHED_ROUTE;
-      const status = res.writableFinished ? String(res.statusCode) : CLIENT_CLOSED;
-      this.requests.inc({ method: req.method, route, status });
-      this.duration.observe({ method: req.method, route }, Number(process.hrtime.bigint() - started) / 1e9);
+      const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
+      const series = this.seriesOf(route, req.method);
+      let requests = series.requests.get(status);
+      if (!requests) series.requests.set(status, (requests = this.requests.labels(req.method, route, String(status))));
+      requests.inc();
+      series.duration.observe(Number(process.hrtime.bigint() - started) / 1e9);
     });
     next();
   };
+
+  private seriesOf(route: string, method: string): RouteSeries {
+    let methods = this.series.get(route);
+    if (!methods) this.series.set(route, (methods = new Map<string, RouteSeries>()));
+    let series = methods.get(method);
+    if (!series) methods.set(method, (series = { duration: this.duration.labels(method, route), requests: new Map<number, Counter.Internal>() }));
+    return series;
+  }
 }

@@ -48,9 +48,10 @@ describe('RateLimitGuard', () => {
   async function setup(enabled = true) {
     const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: String(enabled) });
     const rateLimits = new RateLimitService(windows, config, new Reflector(), {} as ModuleRef);
-    const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, new Reflector(), rateLimits, revocations);
+    const reflector = new Reflector();
+    const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, reflector, rateLimits, revocations);
     await guard.onModuleInit();
-    return { guard, rateLimits };
+    return { guard, rateLimits, reflector };
   }
 
   function request(auth?: AuthContext, path = '/v2/users/me') {
@@ -79,13 +80,13 @@ describe('RateLimitGuard', () => {
   it("counts an authenticated request against its account at its plan's limit, with its revocation check, in one round trip", async () => {
     const { guard } = await setup();
     const auth = caller('pro');
-    const { headers, contextFor } = request(auth);
+    const { req, headers, contextFor } = request(auth);
     const pipelines = jest.spyOn(redis, 'pipeline');
     await expect(guard.canActivate(contextFor())).resolves.toBe(true);
     expect(pipelines).toHaveBeenCalledTimes(1);
     expect(headers).toMatchObject({ 'X-RateLimit-Limit': '600', 'X-RateLimit-Remaining': '599', 'RateLimit-Policy': '"pro";q=600;w=60' });
     expect(Number(await redis.get(`ratelimit:account:${auth.userId}`))).toBe(1);
-    expect(revocations.isRevoked(auth)).toBe(false);
+    expect(revocations.isRevoked(req)).toBe(false);
   });
 
   it('counts an anonymous request against its client IP at the free limit', async () => {
@@ -107,19 +108,36 @@ describe('RateLimitGuard', () => {
     expect(headers).toMatchObject({ 'X-RateLimit-Remaining': '0' });
   });
 
-  it('gives the hit of a revoked credential back to its account and leaves the request to be refused and counted later', async () => {
+  it("counts a revoked credential's request once, against its client IP and never its account, the check in the count's round trip", async () => {
     const { guard, rateLimits } = await setup();
     const auth = caller();
     await revocations.revoke(accessTokenMark(auth.credentialId), 60);
     const { req, headers, contextFor } = request(auth);
+    const pipelines = jest.spyOn(redis, 'pipeline');
     await expect(guard.canActivate(contextFor())).resolves.toBe(true);
+    expect(pipelines).toHaveBeenCalledTimes(1);
     expect(headers).toEqual({});
-    expect(Number(await redis.get(`ratelimit:account:${auth.userId}`))).toBe(0);
-    expect(revocations.isRevoked(auth)).toBe(true);
+    expect(await redis.exists(`ratelimit:account:${auth.userId}`)).toBe(0);
+    expect(revocations.isRevoked(req)).toBe(true);
 
     req.auth = undefined;
     await rateLimits.countRefused(req, { set: (written: Record<string, string>) => Object.assign(headers, written) } as never);
-    expect(headers).toMatchObject({ 'X-RateLimit-Remaining': '59' });
+    expect(headers).toMatchObject({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'RateLimit-Policy': '"free";q=60;w=60' });
+    expect(Number(await redis.get(`ratelimit:ip:${req.ip}`))).toBe(1);
+    await rateLimits.countRefused(req, { set: () => undefined } as never);
+    expect(Number(await redis.get(`ratelimit:ip:${req.ip}`))).toBe(1);
+    expect(await redis.exists(`ratelimit:account:${auth.userId}`)).toBe(0);
+  });
+
+  it("neither counts nor refuses a revoked credential's request against an account past its limit", async () => {
+    const { guard } = await setup();
+    const auth = caller('free');
+    await revocations.revoke(accessTokenMark(auth.credentialId), 60);
+    await redis.set(`ratelimit:account:${auth.userId}`, '60', 'PX', 30_000);
+    const { req, contextFor } = request(auth);
+    await expect(guard.canActivate(contextFor())).resolves.toBe(true);
+    expect(await redis.get(`ratelimit:account:${auth.userId}`)).toBe('60');
+    expect(revocations.isRevoked(req)).toBe(true);
   });
 
   it('lets @SkipThrottle() routes and controllers through uncounted, and reads the skip per controller', async () => {
@@ -131,6 +149,19 @@ describe('RateLimitGuard', () => {
     expect(await redis.exists(`ratelimit:account:${auth.userId}`)).toBe(0);
     await guard.canActivate(contextFor('limited'));
     expect(await redis.get(`ratelimit:account:${auth.userId}`)).toBe('1');
+  });
+
+  it("reads a route's throttler decorators once, not on every request", async () => {
+    const { guard, reflector } = await setup();
+    const reads = jest.spyOn(reflector, 'getAllAndOverride');
+    const auth = caller();
+    await guard.canActivate(request(auth).contextFor());
+    const firstReads = reads.mock.calls.length;
+    expect(firstReads).toBeGreaterThan(0);
+    await guard.canActivate(request(auth).contextFor());
+    await guard.canActivate(request(auth).contextFor());
+    expect(reads).toHaveBeenCalledTimes(firstReads);
+    expect(await redis.get(`ratelimit:account:${auth.userId}`)).toBe('3');
   });
 
   it('counts nothing on exempt paths, nor when switched off', async () => {

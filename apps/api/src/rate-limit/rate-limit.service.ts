@@ -6,6 +6,7 @@ import { AppConfig } from '@app/config';
 import { AuthContext, RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { requestStateOf } from '../platform/http/request-state';
 import { PerRouteMemo } from '../platform/routing/per-route-memo';
 import { PAGE_SIGN_IN, PageSignIn } from './page-sign-in';
 import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders, trackerOf } from './rate-limit.policy';
@@ -21,10 +22,6 @@ const requestOf = (context: ExecutionContext): AuthenticatedRequest => context.s
 export class RateLimitService {
   private readonly enabled: boolean;
   private readonly limits: PlanLimits;
-  /** Requests already counted: the guard and the error filter may both see one request. */
-  private readonly counted = new WeakSet<AuthenticatedRequest>();
-  /** The account signed in on each page request, asked once: the limit and the tracker both need it. */
-  private readonly pageAccounts = new WeakMap<AuthenticatedRequest, Promise<AuthContext | undefined>>();
   /** Each route's PageSignIn, when its controller names one. */
   private readonly pageSignIns: PerRouteMemo<PageSignIn | undefined>;
 
@@ -50,7 +47,11 @@ export class RateLimitService {
   throttlerOptions(): ThrottlerModuleOptions {
     return {
       skipIf: (context) => !this.counts(requestOf(context)),
-      getTracker: async (req, context) => trackerOf(req as AuthenticatedRequest, await this.accountOf(context)),
+      getTracker: (req, context) => {
+        const account = this.accountOf(context);
+        if (account instanceof Promise) return account.then((found) => trackerOf(req as AuthenticatedRequest, found));
+        return trackerOf(req as AuthenticatedRequest, account);
+      },
       throttlers: [{ name: 'default', ttl: RATE_WINDOW_MS, limit: (context) => this.limitOf(context) }],
     };
   }
@@ -64,12 +65,9 @@ export class RateLimitService {
     if (req.auth) return req.auth;
     const signIn = this.pageSignIns.get(context);
     if (!signIn) return undefined;
-    let account = this.pageAccounts.get(req);
-    if (!account) {
-      account = signIn.accountOf(context).then((found) => found ?? undefined);
-      this.pageAccounts.set(req, account);
-    }
-    return account;
+    // Asked once per request, kept in its state: the limit and the tracker both need it.
+    const state = requestStateOf(req);
+    return (state.pageAccount ??= signIn.accountOf(context).then((found) => found ?? undefined));
   }
 
   private limitOf(context: ExecutionContext): number | Promise<number> {
@@ -85,15 +83,16 @@ export class RateLimitService {
 
   /** Writes the headers of a counted request; past the limit throws RateLimitExceededError (429 with Retry-After). */
   answer(req: AuthenticatedRequest, res: Response, quota: RateLimitQuota, window: FixedWindowRecord): void {
-    this.counted.add(req);
+    requestStateOf(req).counted = true;
     res.set(rateLimitHeaders(quota, window));
     if (window.isBlocked) throw new RateLimitExceededError(window.timeToBlockExpire);
   }
 
   /** Counts a request refused before RateLimitGuard counted it, against its quota, once. */
   async countRefused(req: AuthenticatedRequest, res: Response): Promise<void> {
-    if (!this.counts(req) || this.counted.has(req)) return;
-    this.counted.add(req);
+    const state = requestStateOf(req);
+    if (!this.counts(req) || state.counted) return;
+    state.counted = true;
     const quota = quotaOf(req, this.limits);
     this.answer(req, res, quota, await this.windows.increment(quota.bucket, RATE_WINDOW_MS, quota.limit));
   }

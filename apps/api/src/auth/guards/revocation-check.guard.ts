@@ -17,7 +17,7 @@ export class RevocationCheckGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const auth = req.auth;
     if (!auth) return true;
-    const revoked = this.revocations.isRevoked(auth);
+    const revoked = this.revocations.isRevoked(req);
     if (typeof revoked === 'boolean') return this.verdict(req, auth, revoked);
     return revoked.then((answer) => this.verdict(req, auth, answer));
   }

@@ -48,6 +48,7 @@ function fakeResponse() {
   let sent!: (body: unknown) => void;
   const delivered = new Promise<unknown>((resolve) => (sent = resolve));
   const res = {
+    req: {},
     statusCode: 200,
     headersSent: false,
     getHeader: (name: string) => headers.get(name.toLowerCase()),

@@ -1,9 +1,8 @@
 import type { Response } from 'express';
+import { requestStateOf, StatefulRequest } from './request-state';
 
 /** Express's own send of one response, as `captureSends` hands it to the capture. */
 export type Send = (body?: unknown) => Response;
-
-const capturing = new WeakSet<Response>();
 
 /**
  * Routes every send of `res` through `capture`, which is given the body and Express's own send.
@@ -12,11 +11,11 @@ const capturing = new WeakSet<Response>();
  */
 export function captureSends(res: Response, capture: (body: unknown, send: Send) => Response): void {
   const send: Send = res.send.bind(res);
-  capturing.add(res);
+  requestStateOf(res.req).capturingSends = true;
   res.send = ((body?: unknown) => capture(body, send)) as Response['send'];
 }
 
 /** Whether `captureSends` watches this response: an answer to it must go through `res.send`. */
 export function isCapturingSends(res: Response): boolean {
-  return capturing.has(res);
+  return (res.req as StatefulRequest).state?.capturingSends === true;
 }

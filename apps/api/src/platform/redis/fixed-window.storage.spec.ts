@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type Redis from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { ChainableCommander } from 'ioredis';
-import { connectRunRedis } from '@app/testing';
+import { connectRedisCluster } from '@app/database';
+import { connectRunRedis, PrivateRedisCluster } from '@app/testing';
 import { FixedWindowStorage } from './fixed-window.storage';
 import { RedisTurn } from './redis-turn';
 
@@ -53,15 +54,16 @@ describe('FixedWindowStorage', () => {
     expect(await redis.pttl(bucket)).toBeGreaterThan(0);
   });
 
-  it('takes a hit back from a running window, and leaves an ended one ended', async () => {
-    const [bucket, ended] = [key(), key()];
-    await storage.increment(bucket, 60_000, 10);
-    await storage.increment(bucket, 60_000, 10);
-    await storage.giveBack(bucket);
-    expect((await storage.increment(bucket, 60_000, 10)).totalHits).toBe(2);
-    expect(await redis.pttl(bucket)).toBeGreaterThan(0);
-    await storage.giveBack(ended);
-    expect(await redis.exists(ended)).toBe(0);
+  it('counts a hit while none of its marks is set, and nothing once one is', async () => {
+    const [own, token, family] = [key(), key(), key()];
+    const hit = { key: own, ttl: 60_000, limit: 1 };
+    const unmarked = await storage.countUnlessMarked(hit, [token, family]);
+    expect(unmarked).toMatchObject({ marked: false, window: { totalHits: 1, isBlocked: false } });
+    await redis.set(family, '1', 'EX', 60);
+    expect(await storage.countUnlessMarked(hit, [token, family])).toEqual({ marked: true });
+    expect(await storage.countUnlessMarked(hit, [])).toMatchObject({ marked: false, window: { totalHits: 2, isBlocked: true } });
+    expect(Number(await redis.get(own))).toBe(2);
+    expect(await redis.pttl(own)).toBeGreaterThan(55_000);
   });
 
   describe('hits made in the same turn of the event loop', () => {
@@ -99,6 +101,24 @@ describe('FixedWindowStorage', () => {
       expect(Number(await redis.get(bucket))).toBe(4);
     });
 
+    it('are counted with their marks, whatever each names, in one script call', async () => {
+      const [bucket, mark, unset] = [key(), key(), key()];
+      await redis.set(mark, '1', 'EX', 60);
+      const calls = scriptCalls();
+      const hit = { key: bucket, ttl: 60_000, limit: 10 };
+      const counted = await Promise.all([
+        storage.countUnlessMarked(hit, [unset]),
+        storage.increment(bucket, 60_000, 10),
+        storage.countUnlessMarked(hit, [unset, mark]),
+        storage.countUnlessMarked(hit, []),
+      ]);
+      expect(calls).toEqual([1]);
+      const [first, second, third, fourth] = counted;
+      expect([first, third, fourth].map((count) => (count.marked ? 'marked' : count.window.totalHits))).toEqual([1, 'marked', 3]);
+      expect(second.totalHits).toBe(2);
+      expect(Number(await redis.get(bucket))).toBe(3);
+    });
+
     it('go in script calls of at most 256 hits', async () => {
       const bucket = key();
       const calls = scriptCalls();
@@ -106,5 +126,34 @@ describe('FixedWindowStorage', () => {
       expect(calls).toEqual([2]);
       expect(windows.map((window) => window.totalHits)).toEqual(Array.from({ length: 300 }, (_, n) => n + 1));
     });
+  });
+});
+
+/** Against a private three-master Redis Cluster, where a script call's keys must share one slot. */
+describe('FixedWindowStorage on a Redis Cluster', () => {
+  let cluster: PrivateRedisCluster;
+  let redis: Cluster;
+  let storage: FixedWindowStorage;
+
+  beforeAll(async () => {
+    cluster = await PrivateRedisCluster.start();
+    redis = connectRedisCluster(cluster.ports.map((port) => new URL(`redis://127.0.0.1:${port}`)), { keyPrefix: 'window-spec:' });
+    storage = new FixedWindowStorage(redis, new RedisTurn(redis));
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    await cluster?.stop();
+  });
+
+  it('checks marks in other slots than the counter first, then counts it when none is set', async () => {
+    const marks = Array.from({ length: 6 }, (_, index) => `mark:${index}`);
+    const hit = { key: 'ratelimit:account:1', ttl: 60_000, limit: 10 };
+    const unmarked = await storage.countUnlessMarked(hit, marks);
+    await redis.set(marks[4], '1', 'EX', 60);
+    const [marked, plain] = await Promise.all([storage.countUnlessMarked(hit, marks), storage.increment(hit.key, hit.ttl, hit.limit)]);
+    expect(unmarked).toMatchObject({ marked: false, window: { totalHits: 1 } });
+    expect(marked).toEqual({ marked: true });
+    expect(plain.totalHits).toBe(2);
+    expect(await redis.get(hit.key)).toBe('2');
   });
 });

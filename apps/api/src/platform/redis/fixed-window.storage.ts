@@ -13,28 +13,37 @@ export interface FixedWindowRecord extends ThrottlerStorageRecord {
 }
 
 /**
- * Counts hits on the Redis clock, so that every replica agrees. KEYS are the hits' counters, ARGV
- * their window lengths in ms. The first hit of a window sets the expiry; the PTTL test also
- * repairs a counter that somehow lost it. Returns, per hit, its count and the end of its window,
- * then the current time, in ms. Hits of one call are counted in order, atomically.
+ * Counts hits on the Redis clock, so that every replica agrees. ARGV[1] is the number of hits;
+ * then, per hit, its window length in ms and the number of revocation marks it names. KEYS are,
+ * per hit, its counter, then its marks: so that a request's count and its credential's revocation
+ * check are one script call, and a revoked credential's request is not counted against the
+ * account (the error filter counts it against its client IP, once refused). The first hit of a
+ * window sets the expiry; the PTTL test also repairs a counter that somehow lost it. Returns, per
+ * hit, its count and the end of its window (both 0 for a hit not counted), and whether a mark was
+ * set (1 or 0), then the current time, in ms. Hits of one call are counted in order, atomically.
  */
 const COUNT_SCRIPT = `
 local results = {}
-for h = 1, #KEYS do
-  local counter = KEYS[h]
-  results[#results + 1] = redis.call('INCR', counter)
-  if redis.call('PTTL', counter) < 0 then redis.call('PEXPIRE', counter, ARGV[h]) end
-  results[#results + 1] = redis.call('PEXPIRETIME', counter)
+local k = 1
+for h = 1, tonumber(ARGV[1]) do
+  local ttl = ARGV[2 * h]
+  local marks = tonumber(ARGV[2 * h + 1])
+  local counter = KEYS[k]
+  k = k + 1 + marks
+  if marks > 0 and redis.call('EXISTS', unpack(KEYS, k - marks, k - 1)) > 0 then
+    results[#results + 1] = 0
+    results[#results + 1] = 0
+    results[#results + 1] = 1
+  else
+    results[#results + 1] = redis.call('INCR', counter)
+    if redis.call('PTTL', counter) < 0 then redis.call('PEXPIRE', counter, ttl) end
+    results[#results + 1] = redis.call('PEXPIRETIME', counter)
+    results[#results + 1] = 0
+  end
 end
 local time = redis.call('TIME')
 results[#results + 1] = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 return results
-`;
-
-/** Takes one hit back from a window that still runs; an ended window is left ended. */
-const GIVE_BACK_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
-return 0
 `;
 
 /** The count script as ioredis defines it on pipelines: run by EVALSHA, the script sent once per connection. */
@@ -42,25 +51,33 @@ interface CountingPipeline extends ChainableCommander {
   countFixedWindows(numberOfKeys: number, ...keysAndArgs: Array<string | number>): ChainableCommander;
 }
 
-/** The give-back script as ioredis defines it on the client. */
-type GivingBackClient = RedisClient & {
-  giveBackFixedWindowHit(key: string): Promise<number>;
-};
-
 /** Hits per script call: a burst larger than this is split, so that no call holds Redis long. */
 const MAX_HITS_PER_CALL = 256;
 
-interface Hit {
+/** A hit on one counter, in a window `ttl` ms long, at `limit` hits per window. */
+export interface Hit {
   key: string;
   ttl: number;
+  limit: number;
 }
 
-/** What the script answers for one hit: its count, its window's end, and the time. */
+/** A hit on `key` that is not counted when any of `marks` is set. */
+interface CountedHitRequest {
+  key: string;
+  ttl: number;
+  marks: readonly string[];
+}
+
+/** What the script answers for one hit: its count, its window's end, whether a mark was set, and the time. */
 interface CountedHit {
   count: number;
   endsAt: number;
+  marked: boolean;
   now: number;
 }
+
+/** A hit counted unless marked: a mark was set (and nothing counted), or the counter's window. */
+export type MarkedCount = { marked: true } | { marked: false; window: FixedWindowRecord };
 
 /**
  * Fixed-window counters in Redis, shared by every API replica: the storage of the request limit's
@@ -73,9 +90,21 @@ interface CountedHit {
  */
 @Injectable()
 export class FixedWindowStorage implements ThrottlerStorage {
-  private readonly counts: PipelineLane<Hit, CountedHit> = {
+  private readonly counts: PipelineLane<CountedHitRequest, CountedHit> = {
     append: (pipeline, hits) => appendCounts(pipeline as CountingPipeline, hits),
     read: readCounts,
+  };
+  /** One EXISTS per call, of marks in one slot: whether any of them is set. */
+  private readonly marks: PipelineLane<readonly string[], boolean> = {
+    append: (pipeline, checks) => {
+      for (const marks of checks) pipeline.exists(...marks);
+      return checks.length;
+    },
+    read: (replies) =>
+      replies.map(([error, count]) => {
+        if (error) throw error;
+        return (count as number) > 0;
+      }),
   };
 
   constructor(
@@ -83,20 +112,27 @@ export class FixedWindowStorage implements ThrottlerStorage {
     private readonly turn: RedisTurn,
   ) {
     if (!('countFixedWindows' in redis)) redis.defineCommand('countFixedWindows', { lua: COUNT_SCRIPT });
-    if (!('giveBackFixedWindowHit' in redis)) redis.defineCommand('giveBackFixedWindowHit', { lua: GIVE_BACK_SCRIPT, numberOfKeys: 1 });
   }
 
   /** Counts a hit in the next round trip. A fixed window blocks until it ends, whatever `blockDuration`. */
   async increment(key: string, ttl: number, limit: number): Promise<FixedWindowRecord> {
-    const { count, endsAt, now } = await this.turn.add(this.counts, { key, ttl });
-    const timeToExpire = Math.max(1, Math.ceil((endsAt - now) / 1000));
-    const isBlocked = count > limit;
-    return { totalHits: count, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0, endsAt };
+    const counted = await this.turn.add(this.counts, { key, ttl, marks: NO_MARKS });
+    return windowOf(counted, limit);
   }
 
-  /** Takes back a hit counted where it did not belong, while its window runs. */
-  async giveBack(key: string): Promise<void> {
-    await (this.redis as GivingBackClient).giveBackFixedWindowHit(key);
+  /**
+   * Counts `hit`, unless any of `marks` is set. One script call in the turn's round trip; on a
+   * Redis Cluster, where the marks live in other slots than the counter, the marks are checked
+   * first (one EXISTS per mark, together), then the counter is counted when none is set.
+   */
+  async countUnlessMarked(hit: Hit, marks: readonly string[]): Promise<MarkedCount> {
+    if (marks.length > 0 && this.redis.isCluster) {
+      const found = await Promise.all(marks.map((mark) => this.turn.add(this.marks, [mark])));
+      if (found.includes(true)) return { marked: true };
+      return { marked: false, window: await this.increment(hit.key, hit.ttl, hit.limit) };
+    }
+    const counted = await this.turn.add(this.counts, { key: hit.key, ttl: hit.ttl, marks });
+    return counted.marked ? { marked: true } : { marked: false, window: windowOf(counted, hit.limit) };
   }
 
   async reset(key: string): Promise<void> {
@@ -104,24 +140,39 @@ export class FixedWindowStorage implements ThrottlerStorage {
   }
 }
 
+const NO_MARKS: readonly string[] = [];
+
+function windowOf({ count, endsAt, now }: CountedHit, limit: number): FixedWindowRecord {
+  const timeToExpire = Math.max(1, Math.ceil((endsAt - now) / 1000));
+  const isBlocked = count > limit;
+  return { totalHits: count, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0, endsAt };
+}
+
 /** One script call per MAX_HITS_PER_CALL hits; returns how many calls it appended. */
-function appendCounts(pipeline: CountingPipeline, hits: readonly Hit[]): number {
+function appendCounts(pipeline: CountingPipeline, hits: readonly CountedHitRequest[]): number {
   let calls = 0;
   for (let first = 0; first < hits.length; first += MAX_HITS_PER_CALL) {
-    const call = hits.slice(first, first + MAX_HITS_PER_CALL);
-    pipeline.countFixedWindows(call.length, ...call.map((hit) => hit.key), ...call.map((hit) => hit.ttl));
+    const last = Math.min(hits.length, first + MAX_HITS_PER_CALL);
+    const keys: string[] = [];
+    const args: number[] = [last - first];
+    for (let index = first; index < last; index += 1) {
+      const { key, ttl, marks } = hits[index];
+      keys.push(key, ...marks);
+      args.push(ttl, marks.length);
+    }
+    pipeline.countFixedWindows(keys.length, ...keys, ...args);
     calls += 1;
   }
   return calls;
 }
 
-/** Each hit's count and window end, from the replies of its script calls. */
-function readCounts(replies: readonly PipelineReply[], hits: readonly Hit[]): CountedHit[] {
+/** Each hit's count, window end and mark, from the replies of its script calls. */
+function readCounts(replies: readonly PipelineReply[], hits: readonly CountedHitRequest[]): CountedHit[] {
   return hits.map((_hit, index) => {
     const [error, reply] = replies[Math.floor(index / MAX_HITS_PER_CALL)];
     if (error) throw error;
     const results = reply as number[];
-    const position = index % MAX_HITS_PER_CALL;
-    return { count: results[2 * position], endsAt: results[2 * position + 1], now: results[results.length - 1] };
+    const position = 3 * (index % MAX_HITS_PER_CALL);
+    return { count: results[position], endsAt: results[position + 1], marked: results[position + 2] === 1, now: results[results.length - 1] };
   });
 }
