@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS, RedisClient } from '@app/database';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
-import { requestStateOf } from '../platform/http/request-state';
+import { requestStateOf } from '../platform/request/request-state';
 import { PipelineLane, RedisTurn } from '../platform/redis/redis-turn';
 import { CredentialRegistry } from './credential-registry';
 

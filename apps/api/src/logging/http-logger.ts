@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Level, Logger } from 'pino';
-import { requestStateOf } from '../platform/http/request-state';
+import { requestStateOf } from '../platform/request/request-state';
 import { redactHeaders, redactUrl } from './log-redaction';
 import { requestLogContext } from './request-context';
 

@@ -6,7 +6,7 @@ import { AppConfig } from '@app/config';
 import { AuthContext, RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
-import { requestStateOf } from '../platform/http/request-state';
+import { requestStateOf } from '../platform/request/request-state';
 import { PerRouteMemo } from '../platform/routing/per-route-memo';
 import { PAGE_SIGN_IN, PageSignIn } from './page-sign-in';
 import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders, trackerOf } from './rate-limit.policy';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { requestStateOf, StatefulRequest } from './request-state';
+import { requestStateOf, StatefulRequest } from '../request/request-state';
 
 /** Express's own send of one response, as `captureSends` hands it to the capture. */
 export type Send = (body?: unknown) => Response;

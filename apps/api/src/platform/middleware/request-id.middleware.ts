@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { newId } from '@app/common';
-import { RequestState, StatefulRequest } from '../http/request-state';
+import { RequestState, StatefulRequest } from '../request/request-state';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -1,6 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
 import { requestIdMiddleware } from '../middleware/request-id.middleware';
-import { isCapturingSends, captureSends } from './send-capture';
 import { RequestState, requestStateOf, StatefulRequest } from './request-state';
 
 function passThroughMiddleware(headers: Record<string, string> = {}): { req: StatefulRequest; res: Response } {
@@ -42,13 +41,5 @@ describe('RequestState', () => {
     const state = requestStateOf(req);
     expect(state.requestId).toBe('req_unit');
     expect(requestStateOf(req)).toBe(state);
-  });
-
-  it("records a capture of the response's sends in the state of its request", () => {
-    const { req, res } = passThroughMiddleware();
-    expect(isCapturingSends(res)).toBe(false);
-    captureSends(res, (body, send) => send(body));
-    expect(requestStateOf(req).capturingSends).toBe(true);
-    expect(isCapturingSends(res)).toBe(true);
   });
 });
