@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { AppConfig } from '@app/config';
-import { RedisTurnModule } from '../platform/redis/redis-turn.module';
+import { RedisPipelineBatchModule } from '../platform/redis/redis-pipeline-batch.module';
 import { AccountDirectory } from './account-directory.service';
 import { AuthContextFactory } from './auth-context.factory';
 import { AuthController } from './auth.controller';
@@ -22,7 +22,7 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
 @Module({
   imports: [
     DiscoveryModule,
-    RedisTurnModule,
+    RedisPipelineBatchModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({

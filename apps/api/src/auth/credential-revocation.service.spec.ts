@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import { connectRunRedis } from '@app/testing';
 import type { AuthContext, CredentialKind } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
-import { RedisTurn } from '../platform/redis/redis-turn';
+import { RedisPipelineBatch } from '../platform/redis/redis-pipeline-batch';
 import { CredentialRevocationService } from './credential-revocation.service';
 import type { CredentialDescriptor, CredentialStrategy } from './credential';
 import { CredentialRegistry } from './credential-registry';
@@ -45,7 +45,7 @@ describe('CredentialRevocationService', () => {
 
   beforeAll(() => {
     redis = connectRunRedis();
-    revocations = new CredentialRevocationService(redis, new RedisTurn(redis), registry());
+    revocations = new CredentialRevocationService(redis, new RedisPipelineBatch(redis), registry());
   });
   afterAll(async () => {
     await redis.quit();
@@ -117,7 +117,7 @@ describe('CredentialRevocationService', () => {
   it('fails every check of a round trip that fails, with its error', async () => {
     const failure = new Error('Connection is closed.');
     const failing = { pipeline: () => ({ exists: jest.fn(), exec: () => Promise.reject(failure) }) } as unknown as Redis;
-    const service = new CredentialRevocationService(failing, new RedisTurn(failing), registry());
+    const service = new CredentialRevocationService(failing, new RedisPipelineBatch(failing), registry());
     const answers = await Promise.allSettled([service.isRevoked(requestOf(caller())), service.isRevoked(requestOf(caller('session')))]);
     expect(answers).toEqual([
       { status: 'rejected', reason: failure },

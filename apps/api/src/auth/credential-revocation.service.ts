@@ -3,7 +3,7 @@ import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS, RedisClient } from '@app/database';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { requestStateOf } from '../platform/request/request-state';
-import { PipelineLane, RedisTurn } from '../platform/redis/redis-turn';
+import { PipelinedCommand, RedisPipelineBatch } from '../platform/redis/redis-pipeline-batch';
 import { CredentialRegistry } from './credential-registry';
 
 const NO_MARKS: readonly string[] = [];
@@ -17,12 +17,12 @@ const NO_MARKS: readonly string[] = [];
  * A request's credential is checked once, whoever asks first (RateLimitGuard, whose count script
  * checks the marks in the same call, `marksToCheck`; else RevocationCheckGuard), and its answer
  * kept in the request's state for the rest of the request. Checks go in the turn's Redis pipeline
- * (RedisTurn).
+ * (RedisPipelineBatch).
  */
 @Injectable()
 export class CredentialRevocationService {
   /** One EXISTS per check, of all the marks it names: whether any of them is set. */
-  private readonly checks: PipelineLane<readonly string[], boolean> = {
+  private readonly checks: PipelinedCommand<readonly string[], boolean> = {
     append: (pipeline, checks) => {
       for (const marks of checks) pipeline.exists(...marks);
       return checks.length;
@@ -36,7 +36,7 @@ export class CredentialRevocationService {
 
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,
-    private readonly turn: RedisTurn,
+    private readonly turn: RedisPipelineBatch,
     private readonly credentials: CredentialRegistry,
   ) {}
 

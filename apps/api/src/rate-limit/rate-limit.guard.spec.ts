@@ -12,7 +12,7 @@ import { CredentialRegistry } from '../auth/credential-registry';
 import { accessTokenMark, JWT_CREDENTIAL } from '../auth/strategies/jwt.credential';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
-import { RedisTurn } from '../platform/redis/redis-turn';
+import { RedisPipelineBatch } from '../platform/redis/redis-pipeline-batch';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitService } from './rate-limit.service';
 
@@ -34,7 +34,7 @@ describe('RateLimitGuard', () => {
 
   beforeAll(() => {
     redis = connectRunRedis();
-    const turn = new RedisTurn(redis);
+    const turn = new RedisPipelineBatch(redis);
     windows = new FixedWindowStorage(redis, turn);
     const registry = new CredentialRegistry({} as DiscoveryService);
     registry.register({ credential: JWT_CREDENTIAL } as CredentialStrategy);

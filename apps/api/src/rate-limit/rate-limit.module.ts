@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { AuthModule } from '../auth/auth.module';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
-import { RedisTurnModule } from '../platform/redis/redis-turn.module';
+import { RedisPipelineBatchModule } from '../platform/redis/redis-pipeline-batch.module';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitService } from './rate-limit.service';
 import { RateLimitedErrorFilter } from './rate-limited-error.filter';
@@ -14,7 +14,7 @@ import { RateLimitedErrorFilter } from './rate-limited-error.filter';
  */
 @Module({
   // For CredentialRevocationService: the count carries the revocation check in its round trip.
-  imports: [AuthModule, RedisTurnModule],
+  imports: [AuthModule, RedisPipelineBatchModule],
   providers: [
     RateLimitService,
     { provide: getOptionsToken(), inject: [RateLimitService], useFactory: (rateLimits: RateLimitService) => rateLimits.throttlerOptions() },

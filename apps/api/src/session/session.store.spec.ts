@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { connectRunRedis } from '@app/testing';
 import { CredentialRevocationService } from '../auth/credential-revocation.service';
 import { CredentialRegistry } from '../auth/credential-registry';
-import { RedisTurn } from '../platform/redis/redis-turn';
+import { RedisPipelineBatch } from '../platform/redis/redis-pipeline-batch';
 import { SESSION_TTL_SECONDS, SessionStore } from './session.store';
 
 /** Against the test run's Redis: sessions are Redis records, remembered by the process for a minute. */
@@ -13,7 +13,7 @@ describe('SessionStore', () => {
 
   beforeAll(() => {
     redis = connectRunRedis();
-    store = new SessionStore(redis, new CredentialRevocationService(redis, new RedisTurn(redis), new CredentialRegistry({} as DiscoveryService)));
+    store = new SessionStore(redis, new CredentialRevocationService(redis, new RedisPipelineBatch(redis), new CredentialRegistry({} as DiscoveryService)));
   });
   afterAll(async () => {
     await redis.quit();

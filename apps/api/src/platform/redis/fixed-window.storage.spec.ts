@@ -4,7 +4,7 @@ import type { ChainableCommander } from 'ioredis';
 import { connectRedisCluster } from '@app/database';
 import { connectRunRedis, PrivateRedisCluster } from '@app/testing';
 import { FixedWindowStorage } from './fixed-window.storage';
-import { RedisTurn } from './redis-turn';
+import { RedisPipelineBatch } from './redis-pipeline-batch';
 
 /** Against the test run's Redis: the window arithmetic lives in a Lua script. */
 describe('FixedWindowStorage', () => {
@@ -14,7 +14,7 @@ describe('FixedWindowStorage', () => {
 
   beforeAll(() => {
     redis = connectRunRedis();
-    storage = new FixedWindowStorage(redis, new RedisTurn(redis));
+    storage = new FixedWindowStorage(redis, new RedisPipelineBatch(redis));
   });
   afterAll(async () => {
     await redis.quit();
@@ -138,7 +138,7 @@ describe('FixedWindowStorage on a Redis Cluster', () => {
   beforeAll(async () => {
     cluster = await PrivateRedisCluster.start();
     redis = connectRedisCluster(cluster.ports.map((port) => new URL(`redis://127.0.0.1:${port}`)), { keyPrefix: 'window-spec:' });
-    storage = new FixedWindowStorage(redis, new RedisTurn(redis));
+    storage = new FixedWindowStorage(redis, new RedisPipelineBatch(redis));
   });
   afterAll(async () => {
     await redis?.quit();

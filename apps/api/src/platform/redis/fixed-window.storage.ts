@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ChainableCommander } from 'ioredis';
 import { REDIS, RedisClient } from '@app/database';
-import { PipelineLane, PipelineReply, RedisTurn } from './redis-turn';
+import { PipelinedCommand, PipelineReply, RedisPipelineBatch } from './redis-pipeline-batch';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -84,18 +84,18 @@ export type MarkedCount = { marked: true } | { marked: false; window: FixedWindo
  * throttler and of the failed-login limit. A window opens with the first hit of its key and lasts
  * `ttl` milliseconds; past `limit` the key is blocked until the window ends.
  *
- * Hits go in the turn's Redis pipeline (RedisTurn), those of one turn in one script call, so that
+ * Hits go in the turn's Redis pipeline (RedisPipelineBatch), those of one turn in one script call, so that
  * a request's count shares its round trip with the rest of the request's Redis work and, under
  * load, one round trip counts many requests, each still exactly and in order.
  */
 @Injectable()
 export class FixedWindowStorage implements ThrottlerStorage {
-  private readonly counts: PipelineLane<CountedHitRequest, CountedHit> = {
+  private readonly counts: PipelinedCommand<CountedHitRequest, CountedHit> = {
     append: (pipeline, hits) => appendCounts(pipeline as CountingPipeline, hits),
     read: readCounts,
   };
   /** One EXISTS per call, of marks in one slot: whether any of them is set. */
-  private readonly marks: PipelineLane<readonly string[], boolean> = {
+  private readonly marks: PipelinedCommand<readonly string[], boolean> = {
     append: (pipeline, checks) => {
       for (const marks of checks) pipeline.exists(...marks);
       return checks.length;
@@ -109,7 +109,7 @@ export class FixedWindowStorage implements ThrottlerStorage {
 
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,
-    private readonly turn: RedisTurn,
+    private readonly turn: RedisPipelineBatch,
   ) {
     if (!('countFixedWindows' in redis)) redis.defineCommand('countFixedWindows', { lua: COUNT_SCRIPT });
   }

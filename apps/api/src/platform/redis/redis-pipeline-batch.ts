@@ -10,7 +10,7 @@ export type PipelineReply = [error: Error | null, result: unknown];
  * One kind of work that goes to Redis in the turn's pipeline: how the items of one turn become
  * commands, and how each item's result is read from those commands' replies.
  */
-export interface PipelineLane<Item, Result> {
+export interface PipelinedCommand<Item, Result> {
   /** Appends the commands for `items` to the pipeline; returns how many commands it appended. */
   append(pipeline: ChainableCommander, items: readonly Item[]): number;
   /** One result per item, in order, from the replies of the appended commands; throws a failed command's error. */
@@ -18,7 +18,7 @@ export interface PipelineLane<Item, Result> {
 }
 
 interface Queued {
-  lane: PipelineLane<unknown, unknown>;
+  command: PipelinedCommand<unknown, unknown>;
   item: unknown;
 }
 
@@ -31,22 +31,22 @@ const MAX_ITEMS_PER_PIPELINE = 1024;
  * The Redis round trip of one turn of the event loop: whatever the request pipeline sends to
  * Redis in that turn (a credential's revocation check, the rate-limit count) goes in one
  * pipeline, so that an authenticated request costs one round trip and, under load, many requests
- * share it (TurnBatch). Each lane appends its own commands; a failed command fails the items of
- * its lane, a failed round trip every item.
+ * share it (TurnBatch). Each kind of work (a `PipelinedCommand`) appends its own commands; a
+ * failed command fails that kind's items, a failed round trip every item.
  *
  * A Redis Cluster takes a pipeline only when all its keys live on one node, so there each item
- * goes in a pipeline of its own, routed to its key's node: every lane keeps an item's keys in one
- * slot. The items of a turn still leave together, written back to back on each node's connection.
+ * goes in a pipeline of its own, routed to its key's node: every kind of work keeps an item's
+ * keys in one slot. The items of a turn still leave together, written back to back on each node's connection.
  */
 @Injectable()
-export class RedisTurn {
+export class RedisPipelineBatch {
   private readonly turn = new TurnBatch<Queued, Settled>((queued) => this.send(queued), MAX_ITEMS_PER_PIPELINE);
 
   constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   /** Sends `item` in the next pipeline, with everything else added in this turn. */
-  async add<Item, Result>(lane: PipelineLane<Item, Result>, item: Item): Promise<Result> {
-    const settled = await this.turn.add({ lane, item });
+  async add<Item, Result>(command: PipelinedCommand<Item, Result>, item: Item): Promise<Result> {
+    const settled = await this.turn.add({ command, item });
     if (!settled.ok) throw settled.error;
     return settled.value as Result;
   }
@@ -57,28 +57,28 @@ export class RedisTurn {
   }
 
   private async sendInOnePipeline(queued: readonly Queued[]): Promise<Settled[]> {
-    const byLane = new Map<PipelineLane<unknown, unknown>, number[]>();
-    queued.forEach(({ lane }, index) => {
-      const positions = byLane.get(lane);
+    const byCommand = new Map<PipelinedCommand<unknown, unknown>, number[]>();
+    queued.forEach(({ command }, index) => {
+      const positions = byCommand.get(command);
       if (positions) positions.push(index);
-      else byLane.set(lane, [index]);
+      else byCommand.set(command, [index]);
     });
     const pipeline = this.redis.pipeline();
-    const groups = [...byLane].map(([lane, positions]) => {
+    const groups = [...byCommand].map(([command, positions]) => {
       const items = positions.map((position) => queued[position].item);
-      return { lane, positions, items, commands: lane.append(pipeline, items) };
+      return { command, positions, items, appended: command.append(pipeline, items) };
     });
     const replies = (await pipeline.exec()) ?? [];
     const answers = new Array<Settled>(queued.length);
     let first = 0;
-    for (const { lane, positions, items, commands } of groups) {
+    for (const { command, positions, items, appended } of groups) {
       try {
-        const results = lane.read(replies.slice(first, first + commands), items);
+        const results = command.read(replies.slice(first, first + appended), items);
         positions.forEach((position, index) => (answers[position] = { ok: true, value: results[index] }));
       } catch (error) {
         for (const position of positions) answers[position] = { ok: false, error };
       }
-      first += commands;
+      first += appended;
     }
     return answers;
   }

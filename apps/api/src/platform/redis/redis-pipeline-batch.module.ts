@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FixedWindowStorage } from './fixed-window.storage';
-import { RedisTurn } from './redis-turn';
+import { RedisPipelineBatch } from './redis-pipeline-batch';
 
 /**
  * The turn's Redis pipeline and the fixed-window counters sent through it: one instance of each
@@ -8,7 +8,7 @@ import { RedisTurn } from './redis-turn';
  * rate-limit count) shares one round trip.
  */
 @Module({
-  providers: [RedisTurn, FixedWindowStorage],
-  exports: [RedisTurn, FixedWindowStorage],
+  providers: [RedisPipelineBatch, FixedWindowStorage],
+  exports: [RedisPipelineBatch, FixedWindowStorage],
 })
-export class RedisTurnModule {}
+export class RedisPipelineBatchModule {}

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 import { connectRedisCluster } from '@app/database';
 import { connectRunRedis, PrivateRedisCluster } from '@app/testing';
-import { PipelineLane, RedisTurn } from './redis-turn';
+import { PipelinedCommand, RedisPipelineBatch } from './redis-pipeline-batch';
 
 /** One INCR per item. */
-const increments: PipelineLane<string, number> = {
+const increments: PipelinedCommand<string, number> = {
   append: (pipeline, keys) => {
     for (const counter of keys) pipeline.incr(counter);
     return keys.length;
@@ -18,13 +18,13 @@ const increments: PipelineLane<string, number> = {
 };
 
 /** Against the test run's Redis. */
-describe('RedisTurn', () => {
+describe('RedisPipelineBatch', () => {
   let redis: Redis;
-  let turn: RedisTurn;
-  const key = (): string => `redis-turn-spec:${randomBytes(6).toString('hex')}`;
+  let turn: RedisPipelineBatch;
+  const key = (): string => `redis-pipeline-batch-spec:${randomBytes(6).toString('hex')}`;
 
   /** One EXISTS for all items together, answered to each. */
-  const existence: PipelineLane<string, boolean> = {
+  const existence: PipelinedCommand<string, boolean> = {
     append: (pipeline, keys) => {
       pipeline.exists(...keys);
       return 1;
@@ -37,14 +37,14 @@ describe('RedisTurn', () => {
 
   beforeAll(() => {
     redis = connectRunRedis();
-    turn = new RedisTurn(redis);
+    turn = new RedisPipelineBatch(redis);
   });
   afterAll(async () => {
     await redis.quit();
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('sends what every lane adds in one turn in one pipeline, and answers each item from its own lane', async () => {
+  it('sends what every pipelined command adds in one turn in one pipeline, and answers each item from its own command', async () => {
     const [counter, present] = [key(), key()];
     await redis.set(present, '1');
     const pipelines = jest.spyOn(redis, 'pipeline');
@@ -60,7 +60,7 @@ describe('RedisTurn', () => {
     expect(pipelines).toHaveBeenCalledTimes(2);
   });
 
-  it("fails the items of a lane whose command fails, and only those", async () => {
+  it("fails the items of a pipelined command that fails, and only those", async () => {
     const list = key();
     await redis.rpush(list, 'x');
     const answers = await Promise.allSettled([turn.add(increments, list), turn.add(existence, list)]);
@@ -71,7 +71,7 @@ describe('RedisTurn', () => {
   it('fails every item when the round trip fails', async () => {
     const failure = new Error('Connection is closed.');
     const failing = { pipeline: () => ({ incr: jest.fn(), exists: jest.fn(), exec: () => Promise.reject(failure) }) };
-    const broken = new RedisTurn(failing as unknown as Redis);
+    const broken = new RedisPipelineBatch(failing as unknown as Redis);
     const answers = await Promise.allSettled([broken.add(increments, key()), broken.add(existence, key())]);
     expect(answers).toEqual([
       { status: 'rejected', reason: failure },
@@ -81,16 +81,16 @@ describe('RedisTurn', () => {
 });
 
 /** Against a private three-master Redis Cluster: a pipeline there must stay on one node. */
-describe('RedisTurn on a Redis Cluster', () => {
+describe('RedisPipelineBatch on a Redis Cluster', () => {
   let cluster: PrivateRedisCluster;
   let redis: Cluster;
-  let turn: RedisTurn;
+  let turn: RedisPipelineBatch;
 
 
   beforeAll(async () => {
     cluster = await PrivateRedisCluster.start();
     redis = connectRedisCluster(cluster.ports.map((port) => new URL(`redis://127.0.0.1:${port}`)), { keyPrefix: 'turn-spec:' });
-    turn = new RedisTurn(redis);
+    turn = new RedisPipelineBatch(redis);
   });
   afterAll(async () => {
     await redis?.quit();
