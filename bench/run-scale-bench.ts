@@ -22,10 +22,10 @@ import { Client } from 'pg';
 import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { ALL_SCOPES, AuthContext } from '@app/common';
 import { loadConfig } from '@app/config';
-import { dataSourceOptions, EventEntity, keysetPageStatement, PooledReads, SqlStatement, visibleResourceStatement } from '@app/database';
+import { dataSourceOptions, EventEntity, SqlStatement } from '@app/database';
 import { EventRepository } from '@app/database/repositories/event.repository';
-import { ResourceRepository } from '@app/database/repositories/resource.repository';
 import { deleteRedisKeys } from '@app/testing/test-environment';
+import { RESOURCE_SQL } from '../apps/api/src/resources/resource.repository';
 import { toResourceListQuery } from '../apps/api/src/resources/resource-list-query';
 import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 import { waitFor } from './wait-for-service';
@@ -464,14 +464,13 @@ async function scenarioStatements(prepared: Prepared): Promise<SqlStatement[]> {
     return statement;
   };
   try {
-    const resources = new ResourceRepository(dataSource, new PooledReads(dataSource));
     const events = new EventRepository(dataSource.getRepository(EventEntity));
     return [
-      visibleResourceStatement(auth, prepared.ids[0]),
-      keysetPageStatement(scope, list, { position: null, backward: false, limit: 20 }),
-      keysetPageStatement(scope, list, { position: prepared.deepPosition, backward: false, limit: 20 }),
-      keysetPageStatement(scope, filtered, { position: null, backward: false, limit: 20 }),
-      await sent(() => resources.pageByOffset(scope, list, 0, 20)),
+      RESOURCE_SQL.findVisible(auth, prepared.ids[0]),
+      RESOURCE_SQL.pageByKeyset(scope, list, { position: null, backward: false, limit: 20 }),
+      RESOURCE_SQL.pageByKeyset(scope, list, { position: prepared.deepPosition, backward: false, limit: 20 }),
+      RESOURCE_SQL.pageByKeyset(scope, filtered, { position: null, backward: false, limit: 20 }),
+      RESOURCE_SQL.pageByOffset(scope, list, 0, 20),
       await sent(() => events.listVisible({ userId: prepared.ownerId, isAdmin: false }, 21)),
       await sent(() => events.listVisible({ userId: prepared.newcomerId, isAdmin: false }, 21)),
     ];

@@ -6,17 +6,10 @@ import { EventCommitListener } from './event-commit-listener';
 import { EventOutbox } from './event-outbox';
 import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
+import { Sql } from './sql';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
-import { ApiKeyRepository } from './repositories/api-key.repository';
 import { EventRepository } from './repositories/event.repository';
 import { IdempotencyOutcomeRepository } from './repositories/idempotency-outcome.repository';
-import { LegacyTokenRepository } from './repositories/legacy-token.repository';
-import { OAuthClientRepository } from './repositories/oauth-client.repository';
-import { OAuthGrantRepository } from './repositories/oauth-grant.repository';
-import { OrganizationRepository } from './repositories/organization.repository';
-import { RefreshTokenRepository } from './repositories/refresh-token.repository';
-import { ResourceRepository } from './repositories/resource.repository';
-import { UserRepository } from './repositories/user.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
 import { TransactionStatuses } from './transaction-statuses';
@@ -24,16 +17,8 @@ import { ENTITIES } from './entities';
 
 const REPOSITORIES = [
   EventRepository,
-  UserRepository,
-  RefreshTokenRepository,
-  ApiKeyRepository,
-  LegacyTokenRepository,
-  ResourceRepository,
-  OrganizationRepository,
   WebhookRepository,
   WebhookDeliveryRepository,
-  OAuthClientRepository,
-  OAuthGrantRepository,
   WorkerHeartbeatRepository,
   IdempotencyOutcomeRepository,
 ];
@@ -49,7 +34,7 @@ const REPOSITORIES = [
     TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
-  providers: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener, TransactionStatuses],
-  exports: [...REPOSITORIES, EventOutbox, EventCommitListener, TransactionStatuses, RedisModule],
+  providers: [...REPOSITORIES, Sql, PooledReads, EventOutbox, EventCommitListener, TransactionStatuses],
+  exports: [...REPOSITORIES, Sql, EventOutbox, EventCommitListener, TransactionStatuses, RedisModule],
 })
 export class DatabaseModule {}

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { MembershipReader } from './membership-reader.service';
+import { OrganizationRepository } from './organization.repository';
 
 /**
- * The membership reader without the organization routes. Other contexts import this module
+ * The membership reader, and the repository of organizations, without the organization routes. Other contexts import this module
  * rather than OrganizationsModule: Express and the OpenAPI document take routes in the order
  * modules are found, and importing that one would move its routes.
  */
 @Module({
-  providers: [MembershipReader],
-  exports: [MembershipReader],
+  providers: [OrganizationRepository, MembershipReader],
+  exports: [OrganizationRepository, MembershipReader],
 })
 export class MembershipModule {}
