@@ -7,7 +7,7 @@
  */
 import type { Pool } from 'pg';
 import { ALL_SCOPES, AuthContext, newId } from '@app/common';
-import { appendEventsStatement, NewEvent } from '@app/database';
+import { EVENT_OUTBOX_SQL, NewEvent } from '@app/database';
 import { RESOURCE_SQL, ResourceListRow, ResourceMetadata, ResourceRecord, ResourceScope, ResourceType } from '../apps/api/src/resources/resource.repository';
 import { Membership, ORGANIZATION_SQL } from '../apps/api/src/organizations/organization.repository';
 import { toResourceListQuery } from '../apps/api/src/resources/resource-list-query';
@@ -97,7 +97,7 @@ export async function insertResources(pool: Pool, owner: string, inputs: readonl
     }),
   );
   const resourcesInsert = RESOURCE_SQL.insert(records);
-  const eventsInsert = appendEventsStatement(events);
+  const eventsInsert = EVENT_OUTBOX_SQL.append(events);
   const client = await pool.connect();
   try {
     // What TypeORM's DataSource.transaction sends around the service's two statements.

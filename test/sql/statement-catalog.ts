@@ -2,9 +2,11 @@ import type { AuthContext } from '@app/common';
 import { API_KEY_SQL } from '../../apps/api/src/api-keys/api-key.repository';
 import { REFRESH_TOKEN_SQL } from '../../apps/api/src/auth/refresh-token.repository';
 import { USER_SQL } from '../../apps/api/src/auth/user.repository';
-import type { SqlStatement, SqlStatements } from '@app/database';
+import { EVENT_OUTBOX_SQL, type SqlStatement, type SqlStatements, WEBHOOK_DELIVERY_SQL, WEBHOOK_SQL } from '@app/database';
 import { RESOURCE_SQL, ResourceScope } from '../../apps/api/src/resources/resource.repository';
 import { toResourceListQuery } from '../../apps/api/src/resources/resource-list-query';
+import { EVENT_SQL } from '../../apps/api/src/events/event.repository';
+import { EVENT_RETENTION_SQL } from '../../apps/worker/src/retention/event-retention.repository';
 import { LEGACY_TOKEN_SQL } from '../../apps/api/src/legacy-tokens/legacy-token.repository';
 import { OAUTH_CLIENT_SQL } from '../../apps/api/src/oauth/oauth-client.repository';
 import { OAUTH_GRANT_SQL } from '../../apps/api/src/oauth/oauth-grant.repository';
@@ -180,6 +182,71 @@ export const SQL_SNAPSHOTS: SnapshotFile[] = [
     importBatch: LEGACY_TOKEN_SQL.importBatch([{ tokenHash: 'hash', email: 'ann@example.com' }]),
     consume: LEGACY_TOKEN_SQL.consume('hash'),
     isUsed: LEGACY_TOKEN_SQL.isUsed('hash'),
+  }),
+  snapshot('apps/api/src/events/event.repository.sql', 'EventRepository', EVENT_SQL, {
+    listVisible: {
+      member: EVENT_SQL.listVisible({ userId: 'usr_1', isAdmin: false }, 21),
+      'member, older than an event, of some kinds': EVENT_SQL.listVisible({ userId: 'usr_1', isAdmin: false }, 21, 'evt_1', [
+        'resource.created',
+        'resource.deleted',
+      ]),
+      admin: EVENT_SQL.listVisible({ userId: 'usr_admin', isAdmin: true }, 21),
+      'admin, older than an event, of some kinds': EVENT_SQL.listVisible({ userId: 'usr_admin', isAdmin: true }, 21, 'evt_1', ['resource.created']),
+    },
+    findVisible: EVENT_SQL.findVisible({ userId: 'usr_1', isAdmin: false }, 'evt_1'),
+  }),
+  snapshot('apps/worker/src/retention/event-retention.repository.sql', 'EventRetentionRepository', EVENT_RETENTION_SQL, {
+    deleteFinishedDeliveries: EVENT_RETENTION_SQL.deleteFinishedDeliveries(30, 500, AT.getTime()),
+    deleteEvents: EVENT_RETENTION_SQL.deleteEvents(30, 500, AT.getTime()),
+    deleteExpiredIdempotencyOutcomes: EVENT_RETENTION_SQL.deleteExpiredIdempotencyOutcomes(500),
+  }),
+  snapshot('libs/database/src/event-outbox.sql', 'EventOutbox', EVENT_OUTBOX_SQL, {
+    append: EVENT_OUTBOX_SQL.append([]),
+    claimUnpublished: EVENT_OUTBOX_SQL.claimUnpublished(100),
+    markPublished: EVENT_OUTBOX_SQL.markPublished(['evt_1']),
+  }),
+  snapshot('libs/database/src/delivery-data/webhook.repository.sql', 'WebhookRepository', WEBHOOK_SQL, {
+    insert: WEBHOOK_SQL.insert({ id: 'wh_1', ownerId: 'usr_1', url: 'https://example.com/in', events: [], secret: 'whsec', description: null }),
+    pageOwned: WEBHOOK_SQL.pageOwned('usr_1', 0, 20),
+    countOwned: WEBHOOK_SQL.countOwned('usr_1'),
+    findOwned: WEBHOOK_SQL.findOwned('usr_1', 'wh_1'),
+    update: {
+      'url and events': WEBHOOK_SQL.update('usr_1', 'wh_1', { url: 'https://example.com/in', events: [] }),
+      'every field, enabled': WEBHOOK_SQL.update('usr_1', 'wh_1', {
+        url: 'https://example.com/in',
+        events: [],
+        secret: 'whsec',
+        description: null,
+        status: 'enabled',
+      }),
+    },
+    delete: WEBHOOK_SQL.delete('usr_1', 'wh_1'),
+    disable: WEBHOOK_SQL.disable('wh_1', 'gave up'),
+    rotateSecret: WEBHOOK_SQL.rotateSecret('usr_1', 'wh_1', 'whsec', AT),
+    matchEvents: WEBHOOK_SQL.matchEvents(['evt_1']),
+  }),
+  snapshot('libs/database/src/delivery-data/webhook-delivery.repository.sql', 'WebhookDeliveryRepository', WEBHOOK_DELIVERY_SQL, {
+    insertMissing: WEBHOOK_DELIVERY_SQL.insertMissing([]),
+    idsOfPairs: WEBHOOK_DELIVERY_SQL.idsOfPairs([]),
+    insertTest: WEBHOOK_DELIVERY_SQL.insertTest({ webhookId: 'wh_1', eventId: 'evt_1', eventType: 'user.created', body: '{}' }, 'dlv_1', AT),
+    page: {
+      all: WEBHOOK_DELIVERY_SQL.page('wh_1', {}, 0, 20),
+      'by status and kind': WEBHOOK_DELIVERY_SQL.page('wh_1', { status: 'failed', eventType: 'user.created' }, 0, 20),
+    },
+    count: {
+      all: WEBHOOK_DELIVERY_SQL.count('wh_1', {}),
+      'by status and kind': WEBHOOK_DELIVERY_SQL.count('wh_1', { status: 'failed', eventType: 'user.created' }),
+    },
+    find: WEBHOOK_DELIVERY_SQL.find('wh_1', 'dlv_1'),
+    listForEvent: WEBHOOK_DELIVERY_SQL.listForEvent('usr_1', 'evt_1'),
+    readPending: WEBHOOK_DELIVERY_SQL.readPending(['dlv_1']),
+    findOverdue: WEBHOOK_DELIVERY_SQL.findOverdue(60_000, 100),
+    recordAttempts: WEBHOOK_DELIVERY_SQL.recordAttempts([]),
+    hold: WEBHOOK_DELIVERY_SQL.hold('dlv_1'),
+    releaseHeld: WEBHOOK_DELIVERY_SQL.releaseHeld('wh_1'),
+    recoverFailed: WEBHOOK_DELIVERY_SQL.recoverFailed('wh_1', AT, AT),
+    health: WEBHOOK_DELIVERY_SQL.health('usr_1', ['wh_1']),
+    reopen: WEBHOOK_DELIVERY_SQL.reopen('dlv_1'),
   }),
 ];
 

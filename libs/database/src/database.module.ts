@@ -8,17 +8,11 @@ import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
 import { Sql } from './sql';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
-import { EventRepository } from './repositories/event.repository';
 import { IdempotencyOutcomeRepository } from './repositories/idempotency-outcome.repository';
-import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
-import { WebhookRepository } from './repositories/webhook.repository';
 import { TransactionStatuses } from './transaction-statuses';
 import { ENTITIES } from './entities';
 
 const REPOSITORIES = [
-  EventRepository,
-  WebhookRepository,
-  WebhookDeliveryRepository,
   WorkerHeartbeatRepository,
   IdempotencyOutcomeRepository,
 ];

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool, QueryResultRow } from 'pg';
-import { DataSource, EntityManager, QueryResult } from 'typeorm';
-import type { SqlStatement } from './pooled-reads';
+import { DataSource, EntityManager, QueryResult, QueryRunner } from 'typeorm';
+
+/** A statement as a repository sends it: its SQL and positional values. */
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
 
 /**
  * A repository's statements, each built by a named function: the names are what the SQL
@@ -15,11 +20,16 @@ export interface SqlOutcome<T> {
   rowCount: number;
 }
 
+/** Statements that write nothing, as the write ledger tells them (write-ledger.ts). */
+const READ_ONLY = /^\s*SELECT\b/i;
+
 /**
- * The one way repositories send SQL: a statement goes to the pg pool of TypeORM's DataSource
- * (the same connections, pool size and timeouts), or, given the EntityManager of a transaction,
- * to that transaction's connection. The pool skips TypeORM's per-statement QueryRunner and its
- * subscriber broadcasts, about 30 µs of a 400 µs read.
+ * The one way repositories send SQL. Given the EntityManager of a transaction, a statement runs
+ * on that transaction's connection. Outside one, a read goes straight to the pg pool of TypeORM's
+ * DataSource (the same connections, pool size and timeouts): `DataSource.query` would also make a
+ * QueryRunner for it and broadcast to subscribers, about 30 µs of a 400 µs read. A write outside
+ * a transaction takes a QueryRunner, as `DataSource.query` does, so that the write ledger of a
+ * keyed request sees it go out and come back (write-ledger.ts).
  */
 @Injectable()
 export class Sql {
@@ -30,11 +40,14 @@ export class Sql {
   }
 
   async run<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<SqlOutcome<T>> {
-    const runner = manager?.queryRunner;
-    if (runner) {
-      // The structured answer has one shape for every command; the plain one nests an UPDATE's rows.
-      const result = (await runner.query(statement.text, statement.values, true)) as QueryResult<T>;
-      return { rows: result.records, rowCount: result.affected ?? 0 };
+    if (manager?.queryRunner) return Sql.through<T>(manager.queryRunner, statement);
+    if (!READ_ONLY.test(statement.text)) {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        return await Sql.through<T>(runner, statement);
+      } finally {
+        await runner.release();
+      }
     }
     // TypeORM types its PostgreSQL driver's pool as `any` and documents it nowhere; it is pg's
     // Pool (docs/decisions.md, "Framework internals we rely on").
@@ -47,5 +60,11 @@ export class Sql {
   /** Runs `work` in one transaction; its statements take the EntityManager it is given. */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
+  }
+
+  private static async through<T>(runner: QueryRunner, statement: SqlStatement): Promise<SqlOutcome<T>> {
+    // The structured answer has one shape for every command; the plain one nests an UPDATE's rows.
+    const result = (await runner.query(statement.text, statement.values, true)) as QueryResult<T>;
+    return { rows: result.records, rowCount: result.affected ?? 0 };
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext, PlatformRole } from '@app/common';
 import { Sql, SqlStatement, SqlStatements, type UserEntity } from '@app/database';
-import { organizationPeersOf } from '@app/database/repositories/organization-members.sql';
+import { organizationPeersOf } from '@app/database/published-sql/organization-members.sql';
 
 /** A user as other contexts show them: id, username and email, never more. */
 export type UserIdentity = Pick<UserEntity, 'id' | 'username' | 'email'>;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, SqlStatement, SqlStatements } from '@app/database';
-import { USER_ACCOUNTS } from '@app/database/repositories/user-accounts.sql';
+import { USER_ACCOUNTS } from '@app/database/published-sql/user-accounts.sql';
 
 export interface LegacyTokenImport {
   tokenHash: string;

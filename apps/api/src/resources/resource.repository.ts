@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '@app/common';
 import { type OrganizationRole, Sql, SqlStatement, SqlStatements } from '@app/database';
-import { organizationIdsOf } from '@app/database/repositories/organization-members.sql';
+import { organizationIdsOf } from '@app/database/published-sql/organization-members.sql';
 
 /** Every field of a resource's single form, in the order views show them. */
 export const RESOURCE_FIELDS = [
