@@ -6,18 +6,19 @@ import { EventCommitListener } from './event-commit-listener';
 import { EventOutbox } from './event-outbox';
 import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
-import { Sql } from './sql';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { IdempotencyOutcomeRepository } from './repositories/idempotency-outcome.repository';
+import { Sql } from './sql';
 import { TransactionStatuses } from './transaction-statuses';
-import { ENTITIES } from './entities';
 
-const REPOSITORIES = [
-  WorkerHeartbeatRepository,
-  IdempotencyOutcomeRepository,
-];
+/** Repositories of what no context's module owns yet: the worker's heartbeat in Redis and the idempotency outcomes. */
+const REPOSITORIES = [WorkerHeartbeatRepository, IdempotencyOutcomeRepository];
 
-/** PostgreSQL through TypeORM, Redis, the event outbox and the repositories of every context. */
+/**
+ * PostgreSQL through TypeORM (its DataSource, its pool, transactions), Redis, `Sql` (how every
+ * repository sends its statements) and the event outbox. Each context's repositories are its own
+ * module's providers; webhooks and deliveries, which both apps use, are DeliveryDataModule's.
+ */
 @Global()
 @Module({
   imports: [
@@ -25,7 +26,6 @@ const REPOSITORIES = [
       inject: [AppConfig],
       useFactory: (config: AppConfig) => dataSourceOptions(config),
     }),
-    TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
   providers: [...REPOSITORIES, Sql, PooledReads, EventOutbox, EventCommitListener, TransactionStatuses],
