@@ -1,16 +1,16 @@
 import type { AuthContext } from '@app/common';
+import { EVENT_OUTBOX_SQL, type SqlStatement, type SqlStatements, WEBHOOK_DELIVERY_SQL, WEBHOOK_SQL } from '@app/database';
 import { API_KEY_SQL } from '../../apps/api/src/api-keys/api-key.repository';
 import { REFRESH_TOKEN_SQL } from '../../apps/api/src/auth/refresh-token.repository';
 import { USER_SQL } from '../../apps/api/src/auth/user.repository';
-import { EVENT_OUTBOX_SQL, type SqlStatement, type SqlStatements, WEBHOOK_DELIVERY_SQL, WEBHOOK_SQL } from '@app/database';
-import { RESOURCE_SQL, ResourceScope } from '../../apps/api/src/resources/resource.repository';
-import { toResourceListQuery } from '../../apps/api/src/resources/resource-list-query';
 import { EVENT_SQL } from '../../apps/api/src/events/event.repository';
-import { EVENT_RETENTION_SQL } from '../../apps/worker/src/retention/event-retention.repository';
 import { LEGACY_TOKEN_SQL } from '../../apps/api/src/legacy-tokens/legacy-token.repository';
 import { OAUTH_CLIENT_SQL } from '../../apps/api/src/oauth/oauth-client.repository';
 import { OAUTH_GRANT_SQL } from '../../apps/api/src/oauth/oauth-grant.repository';
 import { ORGANIZATION_SQL } from '../../apps/api/src/organizations/organization.repository';
+import { toResourceListQuery } from '../../apps/api/src/resources/resource-list-query';
+import { RESOURCE_SQL, ResourceScope } from '../../apps/api/src/resources/resource.repository';
+import { EVENT_RETENTION_SQL } from '../../apps/worker/src/retention/event-retention.repository';
 
 /**
  * Every statement of every repository, built from sample arguments: one example, or one per
@@ -26,6 +26,7 @@ interface SnapshotFile {
   examples: Examples<SqlStatements>;
 }
 
+/** `statements` only gives the examples their type: one for each of its names, and no other. */
 const snapshot = <S extends SqlStatements>(path: string, repository: string, _statements: S, examples: Examples<S>): SnapshotFile => ({
   path,
   repository,
