@@ -6,34 +6,44 @@
  * never imports an app is eslint's rule (eslint.config.mjs), spec files included.
  */
 
-/** The folders of apps/ that may import each repository: its context, and the tools that work on its data. */
-const REPOSITORY_OWNERS = {
-  'repositories/api-key.repository': ['api/src/api-keys'],
-  'repositories/event.repository': ['api/src/events'],
-  'repositories/event-retention.repository': ['worker'],
-  'repositories/idempotency-outcome.repository': ['api/src/platform/idempotency'],
-  'repositories/legacy-token.repository': ['api/src/legacy-tokens', 'api/src/cli'],
-  'repositories/oauth-client.repository': ['api/src/oauth'],
-  'repositories/oauth-grant.repository': ['api/src/oauth'],
-  'repositories/organization.repository': ['api/src/organizations'],
-  'repositories/refresh-token.repository': ['api/src/auth'],
-  'repositories/resource.repository': ['api/src/resources'],
-  // Accounts: profiles are the users context's, credentials and role checks auth's.
-  'repositories/user.repository': ['api/src/users', 'api/src/auth', 'api/src/cli'],
-  'repositories/webhook.repository': ['api/src/webhooks', 'worker'],
-  'repositories/webhook-delivery.repository': ['api/src/webhooks', 'worker'],
-  'redis/worker-heartbeat.repository': ['api/src/health', 'worker'],
+/**
+ * A context's repositories sit in its own folder (apps/api/src/<context>/<name>.repository.ts)
+ * and are registered in its module: only that context imports them (repository-outside-its-context).
+ * These few are used on purpose by other folders too, listed with them.
+ */
+const SHARED_REPOSITORIES = {
+  // Accounts: credentials and roles are auth's; the users context's profiles and the CLI's account commands are the same rows.
+  'auth/user.repository': ['users', 'cli'],
+  'legacy-tokens/legacy-token.repository': ['cli'],
+};
+
+/** The repositories of libraries, shared by both apps, and the folders of apps/ that may import each. */
+const LIBRARY_REPOSITORY_OWNERS = {
+  'database/src/delivery-data/webhook.repository': ['api/src/webhooks', 'worker'],
+  'database/src/delivery-data/webhook-delivery.repository': ['api/src/webhooks', 'worker'],
+  'database/src/repositories/idempotency-outcome.repository': ['api/src/platform/idempotency'],
+  'database/src/redis/worker-heartbeat.repository': ['api/src/health', 'worker'],
 };
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const repositoryPath = (repository) => `^libs/database/src/${escape(repository)}\\.ts$`;
+const ruleName = (repository) => repository.split('/').pop().replace('.repository', '');
+const contextRepositoryPath = (repository) => `^apps/api/src/${escape(repository)}\\.ts$`;
+const libraryRepositoryPath = (repository) => `^libs/${escape(repository)}\\.ts$`;
 
-const repositoryRules = Object.entries(REPOSITORY_OWNERS).map(([repository, owners]) => ({
-  name: `${repository.split('/').pop().replace('.repository', '')}-repository-outside-its-owners`,
+const sharedRepositoryRules = Object.entries(SHARED_REPOSITORIES).map(([repository, users]) => ({
+  name: `${ruleName(repository)}-repository-outside-its-users`,
+  comment: `Only ${repository.split('/')[0]}/ and ${users.join(', ')} may import ${repository}.`,
+  severity: 'error',
+  from: { path: '^apps/', pathNot: [repository.split('/')[0], ...users].map((folder) => `^apps/api/src/${escape(folder)}/`) },
+  to: { path: contextRepositoryPath(repository) },
+}));
+
+const libraryRepositoryRules = Object.entries(LIBRARY_REPOSITORY_OWNERS).map(([repository, owners]) => ({
+  name: `${ruleName(repository)}-repository-outside-its-owners`,
   comment: `Only ${owners.join(', ')} may import ${repository}; other contexts use an exported service of its owner.`,
   severity: 'error',
   from: { path: '^apps/', pathNot: owners.map((owner) => `^apps/${escape(owner)}/`) },
-  to: { path: repositoryPath(repository) },
+  to: { path: libraryRepositoryPath(repository) },
 }));
 
 module.exports = {
@@ -87,23 +97,34 @@ module.exports = {
         pathNot: ['^apps/api/src/$1/', '^apps/api/src/platform/', '/dto/', '/decorators/', '^apps/api/src/[^/]+/[^/]+/[^/]+\\.(service|view)\\.ts$'],
       },
     },
-    ...repositoryRules,
+    {
+      name: 'repository-outside-its-context',
+      comment: "A context's repository is its own: another context uses an exported service of the owner.",
+      severity: 'error',
+      from: { path: '^apps/api/src/([^/]+)/' },
+      to: {
+        path: '^apps/api/src/[^/]+/.*\\.repository\\.ts$',
+        pathNot: ['^apps/api/src/$1/', ...Object.keys(SHARED_REPOSITORIES).map(contextRepositoryPath)],
+      },
+    },
+    ...sharedRepositoryRules,
+    ...libraryRepositoryRules,
     {
       name: 'repository-without-owners',
-      comment: 'Each repository is listed in REPOSITORY_OWNERS with the folders that may import it.',
+      comment: "Each library's repository is listed in LIBRARY_REPOSITORY_OWNERS with the folders that may import it.",
       severity: 'error',
       from: { path: '^apps/' },
       to: {
-        path: '^libs/database/src/.+\\.repository\\.ts$',
-        pathNot: Object.keys(REPOSITORY_OWNERS).map(repositoryPath),
+        path: '^libs/.+\\.repository\\.ts$',
+        pathNot: Object.keys(LIBRARY_REPOSITORY_OWNERS).map(libraryRepositoryPath),
       },
     },
     {
       name: 'repository-imports-a-repository',
-      comment: "A repository reaches another context's table only through the SQL that context publishes (*.sql.ts).",
+      comment: "A repository reaches another context's table only through the SQL that context publishes (libs/database/src/published-sql).",
       severity: 'error',
-      from: { path: '^libs/database/src/.+\\.repository\\.ts$' },
-      to: { path: '^libs/database/src/.+\\.repository\\.ts$' },
+      from: { path: '^(apps|libs)/.+\\.repository\\.ts$' },
+      to: { path: '^(apps|libs)/.+\\.repository\\.ts$' },
     },
   ],
   options: {

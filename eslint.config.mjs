@@ -45,7 +45,7 @@ export default tseslint.config(
             {
               regex: '^@app/database$',
               importNamePattern: 'Repository$',
-              message: "Import a repository from its file: '@app/database/repositories/<name>.repository'.",
+              message: "Import a library's repository from its file, such as '@app/database/delivery-data/webhook.repository'.",
             },
           ],
         },

@@ -14,7 +14,7 @@ module.exports = {
     {
       displayName: 'unit',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
       testEnvironment: 'node',
       moduleNameMapper,
       transform,

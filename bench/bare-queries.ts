@@ -7,21 +7,9 @@
  */
 import type { Pool } from 'pg';
 import { ALL_SCOPES, AuthContext, newId } from '@app/common';
-import {
-  appendEventsStatement,
-  insertResourcesStatement,
-  keysetPageStatement,
-  Membership,
-  membershipsStatement,
-  NewEvent,
-  offsetPageStatement,
-  ResourceListRow,
-  ResourceMetadata,
-  ResourceRecord,
-  ResourceScope,
-  ResourceType,
-  visibleResourceStatement,
-} from '@app/database';
+import { EVENT_OUTBOX_SQL, NewEvent } from '@app/database';
+import { RESOURCE_SQL, ResourceListRow, ResourceMetadata, ResourceRecord, ResourceScope, ResourceType } from '../apps/api/src/resources/resource.repository';
+import { Membership, ORGANIZATION_SQL } from '../apps/api/src/organizations/organization.repository';
 import { toResourceListQuery } from '../apps/api/src/resources/resource-list-query';
 import { toResourceView } from '../apps/api/src/resources/resource.view';
 
@@ -39,7 +27,7 @@ const callerOf = (owner: string): AuthContext => ({
 
 /** The owner's live resource with this id, or undefined. */
 export async function findResource(pool: Pool, owner: string, id: string): Promise<unknown> {
-  const { text, values } = visibleResourceStatement(callerOf(owner), id);
+  const { text, values } = RESOURCE_SQL.findVisible(callerOf(owner), id);
   const { rows } = await pool.query(text, values);
   return rows[0];
 }
@@ -48,7 +36,7 @@ export async function findResource(pool: Pool, owner: string, id: string): Promi
 export async function cursorPage(pool: Pool, owner: string, limit: number, cursor: string | null): Promise<unknown> {
   const scope = await scopeOf(pool, owner);
   const position = cursor ? (JSON.parse(Buffer.from(cursor, 'base64url').toString()) as string[]) : null;
-  const page = keysetPageStatement(scope, DEFAULT_LIST, { position, backward: false, limit });
+  const page = RESOURCE_SQL.pageByKeyset(scope, DEFAULT_LIST, { position, backward: false, limit });
   const { rows } = await pool.query<ResourceListRow>(page.text, page.values);
   const data = rows.slice(0, limit);
   const last = data[data.length - 1];
@@ -59,7 +47,7 @@ export async function cursorPage(pool: Pool, owner: string, limit: number, curso
 /** One offset page of the owner's live resources and their total, in one statement after the memberships. */
 export async function offsetPage(pool: Pool, owner: string, page: number, perPage: number): Promise<unknown> {
   const scope = await scopeOf(pool, owner);
-  const statement = offsetPageStatement(scope, DEFAULT_LIST, (page - 1) * perPage, perPage);
+  const statement = RESOURCE_SQL.pageByOffset(scope, DEFAULT_LIST, (page - 1) * perPage, perPage);
   const { rows } = await pool.query<ResourceListRow & { total: number }>(statement.text, statement.values);
   const total = rows[0]?.total ?? 0;
   const data = rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row);
@@ -108,8 +96,8 @@ export async function insertResources(pool: Pool, owner: string, inputs: readonl
       organizationId: record.organization_id,
     }),
   );
-  const resourcesInsert = insertResourcesStatement(records);
-  const eventsInsert = appendEventsStatement(events);
+  const resourcesInsert = RESOURCE_SQL.insert(records);
+  const eventsInsert = EVENT_OUTBOX_SQL.append(events);
   const client = await pool.connect();
   try {
     // What TypeORM's DataSource.transaction sends around the service's two statements.
@@ -128,7 +116,7 @@ export async function insertResources(pool: Pool, owner: string, inputs: readonl
 
 /** The caller and their organization roles, read first as the service's lists read them. */
 async function scopeOf(pool: Pool, owner: string): Promise<ResourceScope> {
-  const membershipsRead = membershipsStatement(owner);
+  const membershipsRead = ORGANIZATION_SQL.memberships(owner);
   const memberships = await pool.query<Membership>(membershipsRead.text, membershipsRead.values);
   return { auth: callerOf(owner), roles: new Map(memberships.rows.map((m) => [m.organizationId, m.role])) };
 }

@@ -19,13 +19,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { ALL_SCOPES, AuthContext } from '@app/common';
-import { loadConfig } from '@app/config';
-import { dataSourceOptions, EventEntity, keysetPageStatement, PooledReads, SqlStatement, visibleResourceStatement } from '@app/database';
-import { EventRepository } from '@app/database/repositories/event.repository';
-import { ResourceRepository } from '@app/database/repositories/resource.repository';
+import type { SqlStatement } from '@app/database';
 import { deleteRedisKeys } from '@app/testing/test-environment';
+import { EVENT_SQL } from '../apps/api/src/events/event.repository';
+import { RESOURCE_SQL } from '../apps/api/src/resources/resource.repository';
 import { toResourceListQuery } from '../apps/api/src/resources/resource-list-query';
 import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 import { waitFor } from './wait-for-service';
@@ -424,23 +422,8 @@ async function prepare(size: Size): Promise<Prepared> {
   }
 }
 
-/** Keeps the statements a DataSource sends, so that those the repositories build with TypeORM can be explained as sent. */
-class StatementRecorder implements TypeOrmLogger {
-  readonly statements: SqlStatement[] = [];
-
-  logQuery(query: string, parameters?: unknown[]): void {
-    this.statements.push({ text: query, values: parameters ?? [] });
-  }
-
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
-
 /** The statements of each scenario for the benchmark's owner, as the repositories build them. */
-async function scenarioStatements(prepared: Prepared): Promise<SqlStatement[]> {
+function scenarioStatements(prepared: Prepared): SqlStatement[] {
   const auth: AuthContext = {
     userId: prepared.ownerId,
     role: 'user',
@@ -453,31 +436,15 @@ async function scenarioStatements(prepared: Prepared): Promise<SqlStatement[]> {
   const scope = { auth, roles: new Map() };
   const list = toResourceListQuery({ limit: 20 }).spec;
   const filtered = toResourceListQuery({ limit: 20, 'filter[type]': 'premium' }).spec;
-  const recorder = new StatementRecorder();
-  const dataSource = new DataSource({ ...dataSourceOptions(loadConfig(prepared.size.env)), logging: ['query'], logger: recorder });
-  await dataSource.initialize();
-  /** The last statement `read` sent. */
-  const sent = async (read: () => Promise<unknown>): Promise<SqlStatement> => {
-    await read();
-    const statement = recorder.statements.pop();
-    if (!statement) throw new Error('no statement was recorded');
-    return statement;
-  };
-  try {
-    const resources = new ResourceRepository(dataSource, new PooledReads(dataSource));
-    const events = new EventRepository(dataSource.getRepository(EventEntity));
-    return [
-      visibleResourceStatement(auth, prepared.ids[0]),
-      keysetPageStatement(scope, list, { position: null, backward: false, limit: 20 }),
-      keysetPageStatement(scope, list, { position: prepared.deepPosition, backward: false, limit: 20 }),
-      keysetPageStatement(scope, filtered, { position: null, backward: false, limit: 20 }),
-      await sent(() => resources.pageByOffset(scope, list, 0, 20)),
-      await sent(() => events.listVisible({ userId: prepared.ownerId, isAdmin: false }, 21)),
-      await sent(() => events.listVisible({ userId: prepared.newcomerId, isAdmin: false }, 21)),
-    ];
-  } finally {
-    await dataSource.destroy();
-  }
+  return [
+    RESOURCE_SQL.findVisible(auth, prepared.ids[0]),
+    RESOURCE_SQL.pageByKeyset(scope, list, { position: null, backward: false, limit: 20 }),
+    RESOURCE_SQL.pageByKeyset(scope, list, { position: prepared.deepPosition, backward: false, limit: 20 }),
+    RESOURCE_SQL.pageByKeyset(scope, filtered, { position: null, backward: false, limit: 20 }),
+    RESOURCE_SQL.pageByOffset(scope, list, 0, 20),
+    EVENT_SQL.listVisible({ userId: prepared.ownerId, isAdmin: false }, 21),
+    EVENT_SQL.listVisible({ userId: prepared.newcomerId, isAdmin: false }, 21),
+  ];
 }
 
 interface Explained {
@@ -559,7 +526,7 @@ async function main(): Promise<void> {
       const db = new Client({ connectionString: p.size.env.DATABASE_URL });
       await db.connect();
       try {
-        const statements = await scenarioStatements(p);
+        const statements = scenarioStatements(p);
         const sizeExplained: Explained[] = [];
         for (const statement of statements) sizeExplained.push(await explain(db, statement));
         explained.push(sizeExplained);

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createHash } from 'node:crypto';
-import { ApiKeyRepository } from '@app/database';
+import { ApiKeyRepository } from '../apps/api/src/api-keys/api-key.repository';
 import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
 
 /** API keys: POST/GET/DELETE /v2/api-keys and the X-API-Key credential (docs/api.md#api-keys). */

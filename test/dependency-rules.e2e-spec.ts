@@ -43,15 +43,20 @@ function source(name: string, ...imports: string[]): string {
   ].join('\n');
 }
 
-const REPOSITORY = 'libs/database/src/repositories/organization.repository';
+const MEMBERS_SQL = '../../../../libs/database/src/published-sql/organization-members.sql';
 
 /** Every folder imports only what the rules allow. */
 const ALLOWED: Tree = {
-  'libs/database/src/repositories/organization.repository.ts': source('organizations'),
-  'libs/database/src/repositories/organization-members.sql.ts': source('memberships'),
-  'libs/database/src/repositories/resource.repository.ts': source('resources', './organization-members.sql'),
+  'libs/database/src/published-sql/organization-members.sql.ts': source('memberships'),
+  'apps/api/src/organizations/organization.repository.ts': source('organizations', MEMBERS_SQL),
+  'apps/api/src/resources/resource.repository.ts': source('resources', MEMBERS_SQL),
   'apps/api/src/platform/pagination/page.ts': source('page'),
-  'apps/api/src/organizations/organizations.service.ts': source('organizations', `../../../../${REPOSITORY}`, '../platform/pagination/page'),
+  'apps/api/src/organizations/organizations.service.ts': source('organizations', './organization.repository', '../platform/pagination/page'),
+  // A repository other folders use on purpose (SHARED_REPOSITORIES), and a library's with its owners.
+  'apps/api/src/auth/user.repository.ts': source('users'),
+  'apps/api/src/users/user-identities.service.ts': source('identities', '../auth/user.repository'),
+  'libs/database/src/delivery-data/webhook.repository.ts': source('webhooks'),
+  'apps/worker/src/delivery/webhook-delivery.processor.ts': source('processor', '../../../../libs/database/src/delivery-data/webhook.repository'),
   'apps/api/src/organizations/membership.module.ts': source('membership', './organizations.service'),
   'apps/api/src/resources/resources.service.ts': source('resources', '../organizations/membership.module'),
   'apps/api/src/app.module.ts': source('app', './resources/resources.service', './organizations/organizations.service'),
@@ -96,10 +101,15 @@ describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.
         // Two files importing each other.
         'apps/api/src/users/users.service.ts': source('users', './user.view'),
         'apps/api/src/users/user.view.ts': source('user view', './users.service'),
-        // Another context's repository, and a repository nobody owns.
-        'apps/api/src/session/session.service.ts': source('session', `../../../../${REPOSITORY}`, '../../../../libs/database/src/repositories/invoice.repository'),
-        'libs/database/src/repositories/invoice.repository.ts': source('invoices'),
-        'libs/database/src/repositories/event.repository.ts': source('events', './organization.repository'),
+        // Another context's repository, a shared one by a folder it is not shared with, and a library's repository nobody owns.
+        'apps/api/src/session/session.service.ts': source(
+          'session',
+          '../organizations/organization.repository',
+          '../auth/user.repository',
+          '../../../../libs/database/src/delivery-data/invoice.repository',
+        ),
+        'libs/database/src/delivery-data/invoice.repository.ts': source('invoices'),
+        'apps/api/src/events/event.repository.ts': source('events', '../organizations/organization.repository'),
         // The worker reaching into the API, platform into a context, a context into the composition root.
         'apps/worker/src/relay/outbox-relay.service.ts': source('relay', '../../../api/src/resources/resources.service'),
         'apps/api/src/platform/pagination/cursor.ts': source('cursor', '../../users/user.view'),
@@ -132,21 +142,24 @@ describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.
       expect(result.output).toContain('error no-file-cycle: apps/api/src/users/user.view.ts → apps/api/src/users/users.service.ts');
     });
 
-    it("finds a context importing another context's repository, and a repository without owners", () => {
+    it("finds a context importing another context's repository, a shared one outside its users, and a repository without owners", () => {
       expect(result.output).toContain(
-        'error organization-repository-outside-its-owners: apps/api/src/session/session.service.ts → libs/database/src/repositories/organization.repository.ts',
+        'error repository-outside-its-context: apps/api/src/session/session.service.ts → apps/api/src/organizations/organization.repository.ts',
       );
-      expect(result.output).not.toContain('outside-its-owners: apps/api/src/organizations/');
+      expect(result.output).not.toContain('repository-outside-its-context: apps/api/src/organizations/');
+      expect(result.output).toContain('error user-repository-outside-its-users: apps/api/src/session/session.service.ts → apps/api/src/auth/user.repository.ts');
+      expect(result.output).not.toContain('outside-its-users: apps/api/src/users/');
+      expect(result.output).not.toContain('outside-its-owners: apps/worker/');
       expect(result.output).toContain(
-        'error repository-without-owners: apps/api/src/session/session.service.ts → libs/database/src/repositories/invoice.repository.ts',
+        'error repository-without-owners: apps/api/src/session/session.service.ts → libs/database/src/delivery-data/invoice.repository.ts',
       );
     });
 
     it('finds a repository importing another rather than the SQL its owner publishes', () => {
       expect(result.output).toContain(
-        'error repository-imports-a-repository: libs/database/src/repositories/event.repository.ts → libs/database/src/repositories/organization.repository.ts',
+        'error repository-imports-a-repository: apps/api/src/events/event.repository.ts → apps/api/src/organizations/organization.repository.ts',
       );
-      expect(result.output).not.toContain('libs/database/src/repositories/resource.repository.ts →');
+      expect(result.output).not.toContain('apps/api/src/resources/resource.repository.ts →');
     });
 
     it('finds a context importing what another keeps in its subfolders, and lets through what it publishes', () => {

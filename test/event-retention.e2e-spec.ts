@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { newId } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { EventRetentionRepository } from '@app/database/repositories/event-retention.repository';
+import { EventRetentionRepository } from '../apps/worker/src/retention/event-retention.repository';
 import { waitUntil } from '@app/testing';
 import { EventRetention, PrunedRows } from '../apps/worker/src/retention/event-retention.service';
 import { RetentionLock } from '../apps/worker/src/retention/retention-lock';

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
+import { Sql, SqlStatement } from '@app/database';
 import { createSuiteEnvironment, createTestApp, createUser, SuiteEnvironment, TestApp, TestUser } from './support';
 
 /**
@@ -77,6 +78,15 @@ describe('Filtered list plans: events by kind, deliveries by status and kind', (
   /** The plans of the statements on `table` that answering `path` ran. */
   async function plansOf(caller: TestUser, path: string, table: RegExp): Promise<string[]> {
     const recorded: Array<{ sql: string; params: unknown[] }> = [];
+    const record = (sql: string, params: unknown[]): void => {
+      if (table.test(sql) && /^\s*SELECT/i.test(sql) && !recorded.some((seen) => seen.sql === sql)) recorded.push({ sql, params });
+    };
+    // Repositories send through Sql, to the pool or a transaction's runner; TypeORM's own queries take the runner.
+    const run = Object.getOwnPropertyDescriptor(Sql.prototype, 'run')?.value as (...args: unknown[]) => Promise<unknown>;
+    const sqlSpy = jest.spyOn(Sql.prototype, 'run').mockImplementation(function recordedRun(this: Sql, statement: SqlStatement, ...rest: unknown[]) {
+      record(statement.text, statement.values);
+      return run.call(this, statement, ...rest) as never;
+    });
     // The runner's own query, called with each runner as `this`.
     const query = Object.getOwnPropertyDescriptor(PostgresQueryRunner.prototype, 'query')?.value as (...args: unknown[]) => Promise<unknown>;
     const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function recordedQuery(
@@ -85,7 +95,7 @@ describe('Filtered list plans: events by kind, deliveries by status and kind', (
       params?: unknown[],
       ...rest: unknown[]
     ) {
-      if (table.test(sql) && /^\s*SELECT/i.test(sql)) recorded.push({ sql, params: params ?? [] });
+      record(sql, params ?? []);
       return query.call(this, sql, params, ...rest) as never;
     });
     try {
@@ -93,6 +103,7 @@ describe('Filtered list plans: events by kind, deliveries by status and kind', (
       expect(res.body.data.length).toBeGreaterThan(0);
     } finally {
       spy.mockRestore();
+      sqlSpy.mockRestore();
     }
     expect(recorded.length).toBeGreaterThan(0);
     const plans: string[] = [];

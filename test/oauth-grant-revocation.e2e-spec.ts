@@ -1,4 +1,4 @@
-import { OAuthGrantRepository } from '@app/database';
+import { OAuthGrantRepository } from '../apps/api/src/oauth/oauth-grant.repository';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 import { consent, pkcePair, REDIRECT_URI, RegisteredClient, registerClient, sessionCookie } from './oauth/oauth-flow';
 

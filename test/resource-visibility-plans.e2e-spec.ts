@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { PooledReads, SqlStatement } from '@app/database';
+import { DataSource, EntityManager } from 'typeorm';
+import { Sql, SqlStatement } from '@app/database';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 
 /**
@@ -56,16 +56,16 @@ describe('Resource list plans under organization visibility', () => {
       if (/FROM resources r/.test(sql)) recorded.push({ sql, params });
     };
     const query = db.query.bind(db);
-    const reads = t.app.get(PooledReads);
-    const read = reads.rows.bind(reads);
+    const sql = t.app.get(Sql);
+    const run = sql.run.bind(sql);
     const spies = [
       jest.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) => {
         record(sql, params);
         return query(sql, params);
       }),
-      jest.spyOn(reads, 'rows').mockImplementation((statement: SqlStatement) => {
+      jest.spyOn(sql, 'run').mockImplementation((statement: SqlStatement, manager?: EntityManager) => {
         record(statement.text, statement.values);
-        return read(statement);
+        return run(statement, manager);
       }),
     ];
     try {

@@ -3,11 +3,12 @@ import { newId } from '@app/common';
 import {
   deliveryKey,
   EventOutbox,
-  EventRepository,
+  Sql,
   UnstorableAttemptError,
   WebhookDeliveryRepository,
   WebhookRepository,
 } from '@app/database';
+import { EventRepository } from '../apps/api/src/events/event.repository';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
 
 /** The webhook schema and its repositories on the real database (docs/api.md#webhooks). */
@@ -166,7 +167,7 @@ describe('webhook and event repositories', () => {
     const made = await Promise.all(
       [1, 2, 3].map(() => deliveries.insertTest({ webhookId: hook.id, eventId: newId('evt'), eventType: 'user.updated', body: '{}' })),
     );
-    const statements = jest.spyOn(dataSource, 'query');
+    const statements = jest.spyOn(testApp.app.get(Sql), 'run');
     const pending = await Promise.all([...made.map((delivery) => deliveries.findPending(delivery.id)), deliveries.findPending('dlv_missing')]);
     expect(pending.map((delivery) => delivery?.id ?? null)).toEqual([...made.map((delivery) => delivery.id), null]);
     const attempt = (status_code: number) => ({ attempted_at: new Date().toISOString(), status_code, duration_ms: 3, error: null, response_body: '' });

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { logDestination, logLineOptions, NestPinoLogger, WebhookHostResolver } from '@app/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { DeliveryDataModule } from '@app/database/delivery-data/delivery-data.module';
 import { QueueModule } from '@app/queue';
 import { withTraceFields } from '@app/telemetry';
 import { DeliverySweeper } from './delivery/delivery-sweeper.service';
@@ -25,6 +26,7 @@ const PROCESSORS: Provider[] = [WebhookDeliveryProcessor];
   imports: [
     ConfigModule,
     DatabaseModule,
+    DeliveryDataModule,
     QueueModule,
     DiscoveryModule,
     RetentionModule,

@@ -7,37 +7,17 @@ import { EventOutbox } from './event-outbox';
 import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
-import { ApiKeyRepository } from './repositories/api-key.repository';
-import { EventRepository } from './repositories/event.repository';
 import { IdempotencyOutcomeRepository } from './repositories/idempotency-outcome.repository';
-import { LegacyTokenRepository } from './repositories/legacy-token.repository';
-import { OAuthClientRepository } from './repositories/oauth-client.repository';
-import { OAuthGrantRepository } from './repositories/oauth-grant.repository';
-import { OrganizationRepository } from './repositories/organization.repository';
-import { RefreshTokenRepository } from './repositories/refresh-token.repository';
-import { ResourceRepository } from './repositories/resource.repository';
-import { UserRepository } from './repositories/user.repository';
-import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
-import { WebhookRepository } from './repositories/webhook.repository';
-import { ENTITIES } from './entities';
+import { Sql } from './sql';
 
-const REPOSITORIES = [
-  EventRepository,
-  UserRepository,
-  RefreshTokenRepository,
-  ApiKeyRepository,
-  LegacyTokenRepository,
-  ResourceRepository,
-  OrganizationRepository,
-  WebhookRepository,
-  WebhookDeliveryRepository,
-  OAuthClientRepository,
-  OAuthGrantRepository,
-  WorkerHeartbeatRepository,
-  IdempotencyOutcomeRepository,
-];
+/** Repositories of what no context's module owns yet: the worker's heartbeat in Redis and the idempotency outcomes. */
+const REPOSITORIES = [WorkerHeartbeatRepository, IdempotencyOutcomeRepository];
 
-/** PostgreSQL through TypeORM, Redis, the event outbox and the repositories of every context. */
+/**
+ * PostgreSQL through TypeORM (its DataSource, its pool, transactions), Redis, `Sql` (how every
+ * repository sends its statements) and the event outbox. Each context's repositories are its own
+ * module's providers; webhooks and deliveries, which both apps use, are DeliveryDataModule's.
+ */
 @Global()
 @Module({
   imports: [
@@ -45,10 +25,9 @@ const REPOSITORIES = [
       inject: [AppConfig],
       useFactory: (config: AppConfig) => dataSourceOptions(config),
     }),
-    TypeOrmModule.forFeature(ENTITIES),
     RedisModule,
   ],
-  providers: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener],
-  exports: [...REPOSITORIES, PooledReads, EventOutbox, EventCommitListener, RedisModule],
+  providers: [...REPOSITORIES, Sql, PooledReads, EventOutbox, EventCommitListener],
+  exports: [...REPOSITORIES, Sql, PooledReads, EventOutbox, EventCommitListener, RedisModule],
 })
 export class DatabaseModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { EventKind, newId } from '@app/common';
 import { activeTraceContext } from '@app/telemetry';
-import { EventEntity } from './entities/event.entity';
-import type { SqlStatement } from './pooled-reads';
+import type { EventEntity } from './entities/event.entity';
+import { Sql, SqlStatement, SqlStatements } from './sql';
 
 export interface NewEvent {
   type: EventKind;
@@ -13,8 +13,8 @@ export interface NewEvent {
   organizationId?: string | null;
 }
 
-/** The statement of `EventOutbox.append`; exported, like the resource statements, for the benchmark's bare floor. */
-export function appendEventsStatement(events: readonly NewEvent[]): SqlStatement {
+/** The statement of `EventOutbox.append`. */
+function appendEventsStatement(events: readonly NewEvent[]): SqlStatement {
   // The writing request's trace; undefined, and so left out of the JSON, when tracing is off.
   const traceContext = activeTraceContext();
   const rows = events.map((event) => ({
@@ -35,6 +35,25 @@ export function appendEventsStatement(events: readonly NewEvent[]): SqlStatement
   };
 }
 
+/** The statements of EventOutbox, by name. */
+export const EVENT_OUTBOX_SQL = {
+  append: appendEventsStatement,
+  claimUnpublished: (limit: number): SqlStatement => ({
+    text: `SELECT id, type, data, previous_data AS "previousData", owner_id AS "ownerId", organization_id AS "organizationId",
+              created_at AS "createdAt", published_at AS "publishedAt", trace_context AS "traceContext"
+         FROM events
+        WHERE published_at IS NULL
+        ORDER BY id
+        LIMIT $1
+          FOR UPDATE SKIP LOCKED`,
+    values: [limit],
+  }),
+  markPublished: (ids: readonly string[]): SqlStatement => ({
+    text: `UPDATE events SET published_at = now() WHERE id = ANY($1::text[])`,
+    values: [ids],
+  }),
+} satisfies SqlStatements;
+
 /**
  * The `events` table as an outbox: each context appends the events of a change inside the
  * transaction of that change, so an event exists only if the change does, and the worker's relay
@@ -42,6 +61,8 @@ export function appendEventsStatement(events: readonly NewEvent[]): SqlStatement
  */
 @Injectable()
 export class EventOutbox {
+  constructor(private readonly sql: Sql) {}
+
   /**
    * One statement for any number of events (a bulk of 100 is one round trip). The rows travel
    * as one JSON document: PostgreSQL array parameters would make `pg` escape every payload
@@ -49,8 +70,7 @@ export class EventOutbox {
    */
   async append(manager: EntityManager, events: NewEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const { text, values } = appendEventsStatement(events);
-    await manager.query(text, values);
+    await this.sql.run(EVENT_OUTBOX_SQL.append(events), manager);
   }
 
   /**
@@ -58,20 +78,12 @@ export class EventOutbox {
    * several relays run at once: each takes a different batch, none waits for another.
    */
   claimUnpublished(manager: EntityManager, limit: number): Promise<EventEntity[]> {
-    return manager
-      .getRepository(EventEntity)
-      .createQueryBuilder('event')
-      .where('event.published_at IS NULL')
-      .orderBy('event.id', 'ASC')
-      .limit(limit)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .getMany();
+    return this.sql.rows<EventEntity>(EVENT_OUTBOX_SQL.claimUnpublished(limit), manager);
   }
 
   /** Marks claimed events as relayed, in the transaction that claimed them. */
   async markPublished(manager: EntityManager, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await manager.query(`UPDATE events SET published_at = now() WHERE id = ANY($1::text[])`, [ids]);
+    await this.sql.run(EVENT_OUTBOX_SQL.markPublished(ids), manager);
   }
 }

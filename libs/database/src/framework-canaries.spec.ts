@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
-import type { BeforeQueryEvent, EntitySubscriberInterface } from 'typeorm';
+import type { BeforeQueryEvent, EntitySubscriberInterface, QueryResult } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { PooledReads } from './pooled-reads';
+import { Sql } from './sql';
 
 /**
  * One canary per TypeORM internal the service relies on (docs/decisions.md, "Framework internals
@@ -29,6 +30,23 @@ describe('TypeORM', () => {
     relianceHolds("the PostgreSQL driver's `master` is the pg Pool its queries use", master instanceof Pool);
     const rows = await new PooledReads(dataSource).rows<{ answer: number }>({ text: 'SELECT $1::int AS answer', values: [42] });
     relianceHolds('PooledReads reads through that pool', rows.length === 1 && rows[0].answer === 42);
+  });
+
+  it('answers query(text, values, true) with the rows and the row count whatever the command (sql.ts)', async () => {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.query('CREATE TEMP TABLE canary (n int)');
+      const inserted = (await runner.query('INSERT INTO canary VALUES ($1), ($2)', [1, 2], true)) as QueryResult<unknown>;
+      const updated = (await runner.query('UPDATE canary SET n = n + 1 RETURNING n', [], true)) as QueryResult<{ n: number }>;
+      relianceHolds(
+        "a QueryRunner's structured answer holds `records` and `affected` for an INSERT and an UPDATE alike",
+        inserted.affected === 2 && updated.affected === 2 && updated.records.map((row) => row.n).sort().join() === '2,3',
+      );
+    } finally {
+      await runner.release();
+    }
+    const read = await new Sql(dataSource).run<{ answer: number }>({ text: 'SELECT $1::int AS answer', values: [7] });
+    relianceHolds('Sql reads through the pool with the same answer', read.rows[0]?.answer === 7 && read.rowCount === 1);
   });
 
   it('sends COMMIT through query() between the commit events, and a lone statement outside a transaction (write-ledger.ts)', async () => {

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
+import type { SqlStatement } from './sql';
 
-/** A statement as a repository sends it: its SQL and positional values. */
-export interface SqlStatement {
-  text: string;
-  values: unknown[];
-}
+export type { SqlStatement } from './sql';
 
 /**
  * Reads of the hottest routes, sent straight to the pg pool of TypeORM's DataSource: the same
  * connections, pool size and timeouts. `DataSource.query` also makes a QueryRunner per statement,
  * takes and releases the connection through it and broadcasts to subscribers before and after,
  * about 30 µs of a 400 µs read. Only single statements outside a transaction belong here.
+ * Repositories send through Sql, which does the same and runs statements in a transaction too;
+ * TransactionStatuses still reads through this one.
  */
 @Injectable()
 export class PooledReads {

@@ -1,3 +1,4 @@
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { isRefusedData, storableJson, storableText } from './storable-json';
 
@@ -47,5 +48,13 @@ describe('isRefusedData', () => {
     expect(isRefusedData(failed('08006'))).toBe(false);
     expect(isRefusedData(failed(undefined))).toBe(false);
     expect(isRefusedData(new Error('Connection terminated unexpectedly'))).toBe(false);
+  });
+
+  it('reads the error pg throws itself, as statements sent straight to the pool do', () => {
+    const refused = (code: string): DatabaseError => Object.assign(new DatabaseError('refused', 0, 'error'), { code });
+    expect(isRefusedData(refused('22P05'))).toBe(true);
+    expect(isRefusedData(refused('23514'))).toBe(true);
+    expect(isRefusedData(refused('57014'))).toBe(false);
+    expect(isRefusedData(Object.assign(new Error('connect ECONNREFUSED'), { code: '22000' }))).toBe(false);
   });
 });

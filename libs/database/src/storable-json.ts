@@ -1,3 +1,4 @@
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 
 /**
@@ -38,7 +39,8 @@ const ROW_DATA_CLASSES = new Set(['22', '23', '54']);
 
 /** True when PostgreSQL refused a statement for the data it carried, rather than failing to run it. */
 export function isRefusedData(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const code: unknown = (error.driverError as { code?: unknown } | undefined)?.code;
+  // pg's own error from the pool; TypeORM's wraps it when the statement ran through a QueryRunner.
+  const driverError: unknown = error instanceof QueryFailedError ? error.driverError : error instanceof DatabaseError ? error : null;
+  const code: unknown = (driverError as { code?: unknown } | null)?.code;
   return typeof code === 'string' && ROW_DATA_CLASSES.has(code.slice(0, 2));
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeyStrategy } from './api-key.strategy';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
@@ -9,7 +10,7 @@ import { VerifiedApiKeyCache } from './verified-api-key.cache';
 @Module({
   imports: [AuthModule],
   controllers: [ApiKeysController],
-  providers: [ApiKeysService, VerifiedApiKeyCache, ApiKeyStrategy],
+  providers: [ApiKeyRepository, ApiKeysService, VerifiedApiKeyCache, ApiKeyStrategy],
   exports: [ApiKeysService],
 })
 export class ApiKeysModule {}

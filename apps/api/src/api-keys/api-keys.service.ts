@@ -11,7 +11,7 @@ import {
 } from '@app/common';
 import { AppConfig } from '@app/config';
 import { ApiKeyEntity } from '@app/database';
-import { ApiKeyRepository } from '@app/database/repositories/api-key.repository';
+import { ApiKeyRepository } from './api-key.repository';
 import { hashSecret } from '../auth/opaque-secret';
 import { apiKeyEnvironment, apiKeyPrefix, KeyEnvironment, newApiKeySecret } from './api-key-secret';
 import { ApiKeyView, CreatedApiKeyView, toApiKeyView } from './api-key.view';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Plan, PlatformRole } from '@app/common';
-import { UserRepository } from '@app/database/repositories/user.repository';
+import { UserRepository } from './user.repository';
 import { ExpiringMap } from '../platform/cache/expiring-map';
 
 export interface AccountSnapshot {

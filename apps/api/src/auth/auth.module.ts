@@ -4,6 +4,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { AppConfig } from '@app/config';
 import { RedisPipelineBatchModule } from '../platform/redis/redis-pipeline-batch.module';
 import { AccountDirectory } from './account-directory.service';
+import { AccountsModule } from './accounts.module';
 import { AuthContextFactory } from './auth-context.factory';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
@@ -17,11 +18,13 @@ import { RouteAccessReader } from './route-access';
 import { ScopeDeclarationCheck } from './scope-declaration.check';
 import { JwtStrategy } from './strategies/jwt.strategy';
 import { PasswordHasher } from './password-hasher';
+import { RefreshTokenRepository } from './refresh-token.repository';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
 @Module({
   imports: [
     DiscoveryModule,
+    AccountsModule,
     RedisPipelineBatchModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
@@ -34,6 +37,7 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
   ],
   controllers: [AuthController],
   providers: [
+    RefreshTokenRepository,
     AuthService,
     TokenService,
     CredentialRevocationService,

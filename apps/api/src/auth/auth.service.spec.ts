@@ -1,7 +1,6 @@
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
-import { RotationOutcome } from '@app/database';
-import { RefreshTokenRepository } from '@app/database/repositories/refresh-token.repository';
-import { UserRepository } from '@app/database/repositories/user.repository';
+import { RefreshTokenRepository, RotationOutcome } from './refresh-token.repository';
+import { UserRepository } from './user.repository';
 import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { AuthService } from './auth.service';
 import { PasswordHasher } from './password-hasher';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, AuthenticationRequiredError, newId } from '@app/common';
-import { RefreshTokenRepository } from '@app/database/repositories/refresh-token.repository';
-import { UserRepository } from '@app/database/repositories/user.repository';
+import { RefreshTokenRepository } from './refresh-token.repository';
+import { UserRepository } from './user.repository';
 import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { PasswordHasher } from './password-hasher';
 import { CredentialRevocationService } from './credential-revocation.service';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ConflictError, Plan, PLANS, ResourceNotFoundError, ValidationError } from '@app/common';
-import { UserRepository } from '@app/database/repositories/user.repository';
+import { UserRepository } from '../auth/user.repository';
 import { RegisterDto } from '../users/dto/register.dto';
 import { toFieldProblems } from '../platform/validation/validation-problems';
 import { UserView } from '../users/user.view';

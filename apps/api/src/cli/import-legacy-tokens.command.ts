@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { LegacyTokenRepository } from '@app/database/repositories/legacy-token.repository';
+import { LegacyTokenRepository } from '../legacy-tokens/legacy-token.repository';
 import { importLegacyTokenFile } from '../legacy-tokens/legacy-token-import';
 import { CliDataModule } from './cli-data.module';
 import { CommandDependencies } from './command-dependencies';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, isId, Paginated, ResourceNotFoundError } from '@app/common';
-import { EventViewer } from '@app/database';
-import { EventRepository } from '@app/database/repositories/event.repository';
+import { EventRepository, EventViewer } from './event.repository';
 import { SignedCursorCodec } from '../platform/pagination/signed-cursor.codec';
 import { EventListQuery, eventKindsOf } from './dto/event-list.query';
 import { EventView, toEventView } from './event.view';

@@ -1,5 +1,4 @@
-import type { LegacyTokenImport, LegacyTokenImportResult } from '@app/database';
-import type { LegacyTokenRepository } from '@app/database/repositories/legacy-token.repository';
+import type { LegacyTokenImport, LegacyTokenImportResult, LegacyTokenRepository } from './legacy-token.repository';
 import { importLegacyTokenFile, parseLegacyTokenFile } from './legacy-token-import';
 
 describe('parseLegacyTokenFile', () => {

@@ -1,5 +1,4 @@
-import type { LegacyTokenImport } from '@app/database';
-import type { LegacyTokenRepository } from '@app/database/repositories/legacy-token.repository';
+import type { LegacyTokenImport, LegacyTokenRepository } from './legacy-token.repository';
 import { hashSecret } from '../auth/opaque-secret';
 
 export interface LegacyTokenLine {

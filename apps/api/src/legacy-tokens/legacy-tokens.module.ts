@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { LegacyTokenRepository } from './legacy-token.repository';
 import { LegacyTokensController } from './legacy-tokens.controller';
 import { LegacyTokensService } from './legacy-tokens.service';
 
@@ -7,6 +8,6 @@ import { LegacyTokensService } from './legacy-tokens.service';
 @Module({
   imports: [AuthModule],
   controllers: [LegacyTokensController],
-  providers: [LegacyTokensService],
+  providers: [LegacyTokenRepository, LegacyTokensService],
 })
 export class LegacyTokensModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticationRequiredError } from '@app/common';
-import { LegacyTokenRepository } from '@app/database/repositories/legacy-token.repository';
+import { LegacyTokenRepository } from './legacy-token.repository';
 import { AuthService } from '../auth/auth.service';
 import type { TokenPair } from '../auth/token.service';
 import { hashSecret } from '../auth/opaque-secret';

@@ -8,6 +8,8 @@ import { LoginCsrf } from './authorize/login-csrf.service';
 import { OAuthClientsController } from './clients/oauth-clients.controller';
 import { OAuthClientsService } from './clients/oauth-clients.service';
 import { OAuthTokenStrategy } from './credential/oauth-token.strategy';
+import { OAuthClientRepository } from './oauth-client.repository';
+import { OAuthGrantRepository } from './oauth-grant.repository';
 import { AuthorizationServer } from './server/authorization-server';
 import { OAuthGrantModel } from './server/oauth-grant-model';
 import { OAuthServerController } from './server/oauth-server.controller';
@@ -21,6 +23,8 @@ import { TokenAdministrationService } from './server/token-administration.servic
   imports: [AuthModule, SessionModule],
   controllers: [OAuthClientsController, OAuthServerController, AuthorizationController],
   providers: [
+    OAuthClientRepository,
+    OAuthGrantRepository,
     OAuthClientsService,
     OAuthGrantModel,
     AuthorizationServer,

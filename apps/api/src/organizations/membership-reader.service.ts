@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { OrganizationRole } from '@app/database';
-import { OrganizationRepository } from '@app/database/repositories/organization.repository';
+import { OrganizationRepository } from './organization.repository';
 
 /** A user's organizations and their role in each, for the contexts whose rules depend on them. */
 @Injectable()

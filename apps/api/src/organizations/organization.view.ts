@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { idPattern } from '@app/common';
-import type { MemberRecord, OrganizationEntity, UserIdentity } from '@app/database';
+import type { OrganizationEntity } from '@app/database';
+import type { UserIdentity } from '../users/user-identities.service';
+import type { MemberRecord } from './organization.repository';
 import { ORGANIZATION_ROLES, OrganizationRole } from '@app/database';
 
 export class OrganizationView {

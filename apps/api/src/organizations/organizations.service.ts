@@ -11,10 +11,10 @@ import {
   Paginated,
   ResourceNotFoundError,
 } from '@app/common';
-import { OrganizationRole, UserIdentity, VisibleOrganization } from '@app/database';
-import { OrganizationRepository } from '@app/database/repositories/organization.repository';
+import { OrganizationRole } from '@app/database';
+import { OrganizationRepository, VisibleOrganization } from './organization.repository';
 import { OffsetPageQuery } from '../platform/pagination/offset-page.query';
-import { UserIdentities } from '../users/user-identities.service';
+import { UserIdentities, UserIdentity } from '../users/user-identities.service';
 import { AddMemberDto, CreateOrganizationDto, UpdateOrganizationDto } from './dto/organization.dto';
 import { can, OrganizationAction } from './organization.policy';
 import { MemberView, OrganizationView, toMemberView, toOrganizationView } from './organization.view';

@@ -1,4 +1,4 @@
-import type { ResourceMetadata, ResourceMetadataValue, ResourceRecord } from '@app/database';
+import type { ResourceMetadata, ResourceMetadataValue, ResourceRecord } from './resource.repository';
 
 /** The writable content of a resource. */
 export type ResourceContent = Pick<ResourceRecord, 'name' | 'description' | 'type' | 'status' | 'metadata' | 'tags'>;

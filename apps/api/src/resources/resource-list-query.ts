@@ -1,6 +1,6 @@
 import { PipeTransform } from '@nestjs/common';
 import { InvalidRequestError, PER_PAGE_DEFAULT } from '@app/common';
-import { ResourceField, ResourceListFilter, ResourceListSpec, ResourceSortField, ResourceSortKey } from '@app/database';
+import { ResourceField, ResourceListFilter, ResourceListSpec, ResourceSortField, ResourceSortKey } from './resource.repository';
 import type { ResourceListQueryDto } from './dto/resource-list.query';
 import { listItems, RESOURCE_FILTERS } from './dto/resource-query.validators';
 

@@ -1,5 +1,6 @@
 import type { AuthContext } from '@app/common';
-import type { OrganizationRole, ResourceScope } from '@app/database';
+import type { OrganizationRole } from '@app/database';
+import type { ResourceScope } from './resource.repository';
 import { can } from './resource.policy';
 
 const CALLER = 'usr_caller';

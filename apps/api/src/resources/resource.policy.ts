@@ -1,4 +1,5 @@
-import type { OrganizationRole, ResourceScope } from '@app/database';
+import type { OrganizationRole } from '@app/database';
+import type { ResourceScope } from './resource.repository';
 
 export type ResourceAction = 'write' | 'hard_delete' | 'move_out' | 'create_in';
 

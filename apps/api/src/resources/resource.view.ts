@@ -1,16 +1,6 @@
 import { ApiProperty, IntersectionType, OmitType, PartialType, PickType } from '@nestjs/swagger';
 import { idPattern } from '@app/common';
-import {
-  RESOURCE_FIELDS,
-  RESOURCE_STATUSES,
-  RESOURCE_TYPES,
-  ResourceField,
-  ResourceListRow,
-  ResourceMetadata,
-  ResourceRecord,
-  ResourceStatus,
-  ResourceType,
-} from '@app/database';
+import { RESOURCE_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES, ResourceField, ResourceListRow, ResourceMetadata, ResourceRecord, ResourceStatus, ResourceType } from './resource.repository';
 
 /** OpenAPI schema of a metadata value: a string (up to 500 characters), number, boolean or null. */
 export const METADATA_VALUE_SCHEMA = {

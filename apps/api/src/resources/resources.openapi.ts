@@ -1,7 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiParam, ApiQuery, ApiQueryOptions, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { idPattern, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '@app/common';
-import { LEGACY_RESOURCE_TYPE, RESOURCE_FIELDS, RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '@app/database';
+import { LEGACY_RESOURCE_TYPE, RESOURCE_FIELDS, RESOURCE_SORT_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from './resource.repository';
 import { ApiDataResponse } from '../platform/openapi/api-responses';
 import { responseHeaders } from '../platform/openapi/http-headers';
 import { BulkResultMetaView } from '../platform/pagination/page-meta.view';

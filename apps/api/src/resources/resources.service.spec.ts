@@ -1,6 +1,6 @@
 import type { AuthContext } from '@app/common';
-import type { EventOutbox, KeysetPage, KeysetPageRequest } from '@app/database';
-import type { ResourceRepository } from '@app/database/repositories/resource.repository';
+import type { EventOutbox } from '@app/database';
+import type { KeysetPage, KeysetPageRequest, ResourceRepository } from './resource.repository';
 import type { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import type { MembershipReader } from '../organizations/membership-reader.service';

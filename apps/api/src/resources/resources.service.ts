@@ -15,8 +15,8 @@ import {
   ResourceNotFoundError,
   ValidationError,
 } from '@app/common';
-import { EventOutbox, NewEvent, ResourceField, ResourceListRow, ResourceRecord, ResourceScope } from '@app/database';
-import { ResourceRepository } from '@app/database/repositories/resource.repository';
+import { EventOutbox, NewEvent } from '@app/database';
+import { ResourceField, ResourceListRow, ResourceRecord, ResourceRepository, ResourceScope } from './resource.repository';
 import { CreateResourceDto } from './dto/create-resource.dto';
 import { METADATA_KEYS_MAX } from './dto/resource-field.validators';
 import { ReplaceResourceDto } from './dto/replace-resource.dto';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { UserIdentity } from '@app/database';
-import { UserRepository } from '@app/database/repositories/user.repository';
+import { UserIdentity, UserRepository } from '../auth/user.repository';
+
+export type { UserIdentity } from '../auth/user.repository';
 
 /** Who users are (id, username, email), for the contexts that show them, such as member lists. */
 @Injectable()

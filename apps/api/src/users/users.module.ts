@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../auth/accounts.module';
 import { PasswordHasher } from '../auth/password-hasher';
 import { RegistrationController } from './registration.controller';
 import { UserIdentities } from './user-identities.service';
@@ -6,6 +7,7 @@ import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
+  imports: [AccountsModule],
   controllers: [RegistrationController, UsersController],
   providers: [UsersService, UserIdentities, PasswordHasher],
   exports: [UsersService, UserIdentities],

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { ConflictError } from '@app/common';
 import { EventOutbox, NewEvent, UserEntity } from '@app/database';
-import { UserRepository } from '@app/database/repositories/user.repository';
+import { UserRepository } from '../auth/user.repository';
 import { PasswordHasher } from '../auth/password-hasher';
 import { UsersService } from './users.service';
 

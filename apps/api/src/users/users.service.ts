@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AuthContext, ConflictError, newId, offsetMeta, Paginated, Plan, PlatformRole, ResourceNotFoundError } from '@app/common';
 import { EventOutbox, UserEntity } from '@app/database';
-import { UserRepository } from '@app/database/repositories/user.repository';
+import { UserRepository } from '../auth/user.repository';
 import { PasswordHasher } from '../auth/password-hasher';
 import { ProfileChangesDto } from './dto/update-profile.dto';
 import { UserListQuery } from './dto/user-list.query';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WebhookHostResolver } from '@app/common';
 import { AppConfig } from '@app/config';
+import { DeliveryDataModule } from '@app/database/delivery-data/delivery-data.module';
 import { QueueModule } from '@app/queue';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
@@ -10,7 +11,7 @@ export const CONCURRENT_TARGET_CHECKS = 8;
 
 /** Webhook registrations and their deliveries. */
 @Module({
-  imports: [QueueModule],
+  imports: [QueueModule, DeliveryDataModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksService,

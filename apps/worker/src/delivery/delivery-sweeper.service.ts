@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
+import { WebhookDeliveryRepository } from '@app/database/delivery-data/webhook-delivery.repository';
 import { queueNextAttempts, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 
 /** How often the sweeper looks for overdue deliveries. */

@@ -4,8 +4,8 @@ import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '@app/config';
 import { EventCommitListener, EventOutbox, toEventPayload } from '@app/database';
-import { deliveryKey, WebhookDeliveryRepository } from '@app/database/repositories/webhook-delivery.repository';
-import { WebhookRepository } from '@app/database/repositories/webhook.repository';
+import { deliveryKey, WebhookDeliveryRepository } from '@app/database/delivery-data/webhook-delivery.repository';
+import { WebhookRepository } from '@app/database/delivery-data/webhook.repository';
 import { deliveryJob, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
 import { BatchSpans, SpanKind } from '@app/telemetry';
 

@@ -1,5 +1,5 @@
 import { loadConfig } from '@app/config';
-import { EventRetentionRepository } from '@app/database/repositories/event-retention.repository';
+import { EventRetentionRepository } from './event-retention.repository';
 import { EventRetention, RETENTION_BATCH_SIZE } from './event-retention.service';
 import { RetentionLock } from './retention-lock';
 

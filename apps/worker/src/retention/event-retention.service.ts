@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import { EventRetentionRepository } from '@app/database/repositories/event-retention.repository';
+import { EventRetentionRepository } from './event-retention.repository';
 import { BatchPlan, deleteInBatches } from './delete-in-batches';
 import { RetentionLock } from './retention-lock';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EventRetentionRepository } from '@app/database/repositories/event-retention.repository';
+import { EventRetentionRepository } from './event-retention.repository';
 import { EventRetention } from './event-retention.service';
 import { RetentionLock } from './retention-lock';
 

@@ -3,7 +3,7 @@ import { DiscoveryService, Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Strategy as StrategyRun } from 'passport-strategy';
 import { AuthenticationRequiredError, CredentialKind } from '@app/common';
-import type { UserRepository } from '@app/database/repositories/user.repository';
+import type { UserRepository } from '../user.repository';
 import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
 import { Public } from '../../platform/decorators/public.decorator';
 import { AccountDirectory } from '../account-directory.service';

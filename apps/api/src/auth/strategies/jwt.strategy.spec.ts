@@ -5,7 +5,7 @@ import { Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { AuthenticationRequiredError } from '@app/common';
 import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
-import type { UserRepository } from '@app/database/repositories/user.repository';
+import type { UserRepository } from '../user.repository';
 import { AccountDirectory } from '../account-directory.service';
 import { AuthContextFactory } from '../auth-context.factory';
 import { CredentialRegistry } from '../credential-registry';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ALL_SCOPES, isId, Scope } from '@app/common';
-import { OAuthClientRecord } from '@app/database';
-import { OAuthClientRepository } from '@app/database/repositories/oauth-client.repository';
+import { OAuthClientRecord, OAuthClientRepository } from '../oauth-client.repository';
 
 /** The parameters of an authorization request that travel through the login and consent forms. */
 export const AUTHORIZATION_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALL_SCOPES, idPattern, Scope } from '@app/common';
-import type { OAuthClientRecord } from '@app/database';
+import type { OAuthClientRecord } from '../oauth-client.repository';
 
 export class OAuthClientView {
   @ApiProperty({ example: 'cli_01JD3Q0F6K8W2M4N6P8R0T2V4X', pattern: idPattern('cli'), description: 'Also the `client_id`.' })

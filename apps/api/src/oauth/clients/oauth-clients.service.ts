@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, isId, newId, offsetMeta, Paginated, PER_PAGE_DEFAULT, ResourceNotFoundError } from '@app/common';
-import { OAuthClientRepository } from '@app/database/repositories/oauth-client.repository';
+import { OAuthClientRepository } from '../oauth-client.repository';
 import { hashSecret, newOpaqueSecret } from '../../auth/opaque-secret';
 import { OffsetPageQuery } from '../../platform/pagination/offset-page.query';
 import { CreateOAuthClientDto } from './dto/create-oauth-client.dto';

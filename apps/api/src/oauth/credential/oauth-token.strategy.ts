@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
 import { AuthenticationRequiredError } from '@app/common';
-import { OAuthGrantRepository } from '@app/database/repositories/oauth-grant.repository';
+import { OAuthGrantRepository } from '../oauth-grant.repository';
 import { AuthenticatesCredential, CredentialStrategy, ProvenCredential } from '../../auth/credential';
 import { hashSecret } from '../../auth/opaque-secret';
 import { OAUTH_TOKEN_CREDENTIAL } from './oauth-token.credential';

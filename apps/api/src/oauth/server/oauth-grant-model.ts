@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { ALL_SCOPES, isId, newId, OAUTH_ACCESS_TOKEN_PREFIX, Scope } from '@app/common';
-import { OAuthClientRecord, OAuthTokenRecord } from '@app/database';
-import { OAuthClientRepository } from '@app/database/repositories/oauth-client.repository';
-import { OAuthGrantRepository } from '@app/database/repositories/oauth-grant.repository';
+import { OAuthClientRecord, OAuthClientRepository } from '../oauth-client.repository';
+import { OAuthGrantRepository, OAuthTokenRecord } from '../oauth-grant.repository';
 import { hashSecret, newOpaqueSecret, secretsEqual } from '../../auth/opaque-secret';
 
 export const OAUTH_REFRESH_TOKEN_PREFIX = 'ort_';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { OAuthTokenRecord } from '@app/database';
-import { OAuthGrantRepository } from '@app/database/repositories/oauth-grant.repository';
+import { OAuthGrantRepository, OAuthTokenRecord } from '../oauth-grant.repository';
 import { hashSecret } from '../../auth/opaque-secret';
 import { BASIC_CHALLENGE, malformedBasicAnswer, readBasicClientCredentials } from './client-basic-credentials';
 import { NO_STORE, OAuthAnswer, oauthError } from './oauth-answer';

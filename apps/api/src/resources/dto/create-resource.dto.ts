@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined } from 'class-validator';
 import { idPattern } from '@app/common';
-import { RESOURCE_TYPES, ResourceMetadata, ResourceType } from '@app/database';
+import { RESOURCE_TYPES, ResourceMetadata, ResourceType } from '../resource.repository';
 import { DESCRIPTION_FIELD, METADATA_FIELD, NAME_FIELD, TAGS_FIELD } from './resource-fields.openapi';
 import {
   IsOrganizationReference,

@@ -1,6 +1,6 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
 import { isId } from '@app/common';
-import { LEGACY_RESOURCE_TYPE, RESOURCE_STATUSES, RESOURCE_TYPES } from '@app/database';
+import { LEGACY_RESOURCE_TYPE, RESOURCE_STATUSES, RESOURCE_TYPES } from '../resource.repository';
 
 /**
  * One validator per resource field, each answering with one message that states the whole rule

@@ -1,4 +1,4 @@
-import { RESOURCE_FIELDS } from '@app/database';
+import { RESOURCE_FIELDS } from '../resource.repository';
 import { WithValidationErrorWording } from '../../platform/validation/app-validation.pipe';
 import { IsQueryList, RESOURCE_QUERY_WORDING } from './resource-query.validators';
 

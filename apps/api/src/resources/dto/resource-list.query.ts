@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { PAGE_MAX, PER_PAGE_MAX } from '@app/common';
-import { LEGACY_RESOURCE_TYPE, RESOURCE_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '@app/database';
+import { LEGACY_RESOURCE_TYPE, RESOURCE_FIELDS, RESOURCE_STATUSES, RESOURCE_TYPES } from '../resource.repository';
 import { WithValidationErrorWording } from '../../platform/validation/app-validation.pipe';
 import {
   IsCursor,

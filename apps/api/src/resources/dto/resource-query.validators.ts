@@ -1,6 +1,6 @@
 import { ValidateBy } from 'class-validator';
 import { isId, queryInteger } from '@app/common';
-import { RESOURCE_SORT_FIELDS } from '@app/database';
+import { RESOURCE_SORT_FIELDS } from '../resource.repository';
 import type { ValidationErrorWording } from '../../platform/validation/app-validation.pipe';
 
 /**

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { idPattern } from '@app/common';
-import { RESOURCE_STATUSES, RESOURCE_TYPES, ResourceMetadata, ResourceStatus, ResourceType } from '@app/database';
+import { RESOURCE_STATUSES, RESOURCE_TYPES, ResourceMetadata, ResourceStatus, ResourceType } from '../resource.repository';
 import { DESCRIPTION_FIELD, METADATA_FIELD, NAME_FIELD, TAGS_FIELD } from './resource-fields.openapi';
 import {
   IsOrganizationReference,

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { AuthContext } from '@app/common';
-import type { OrganizationRole } from '../entities/organization.entity';
-import { PooledReads, SqlStatement } from '../pooled-reads';
-import { organizationIdsOf } from './organization-members.sql';
+import { type OrganizationRole, Sql, SqlStatement, SqlStatements } from '@app/database';
+import { organizationIdsOf } from '@app/database/published-sql/organization-members.sql';
 
 /** Every field of a resource's single form, in the order views show them. */
 export const RESOURCE_FIELDS = [
@@ -232,11 +231,8 @@ function listColumns(spec: ResourceListSpec): string {
   return [...fields].map((field) => COLUMN_SQL[field]).join(', ');
 }
 
-/**
- * The statement of `findVisible`. Exported, like `keysetPageStatement`, so that the benchmark's
- * bare floor sends exactly the statements the service sends.
- */
-export function visibleResourceStatement(auth: AuthContext, id: string): SqlStatement {
+/** The statement of `findVisible`. */
+function visibleResourceStatement(auth: AuthContext, id: string): SqlStatement {
   const params = new SqlParams();
   const text = `SELECT ${RECORD_COLUMNS} FROM resources r
        WHERE r.id = ${params.add(id)} AND r.deleted_at IS NULL AND ${visibleById(auth, params)}`;
@@ -247,7 +243,7 @@ export function visibleResourceStatement(auth: AuthContext, id: string): SqlStat
  * The statement of one keyset page: the rows after (or before) a position in the sort, one more
  * than the limit, and whether rows lie behind the position.
  */
-export function keysetPageStatement(scope: ResourceScope, spec: ResourceListSpec, request: KeysetPageRequest): SqlStatement {
+function keysetPageStatement(scope: ResourceScope, spec: ResourceListSpec, request: KeysetPageRequest): SqlStatement {
   const params = new SqlParams();
   const keys = orderKeys(spec.sort);
   const where = listWhere(scope, spec.filter, params);
@@ -271,8 +267,8 @@ export function keysetPageStatement(scope: ResourceScope, spec: ResourceListSpec
 /** The recordset of JSON rows that inserts and updates read from. */
 const CONTENT_RECORD = `id text, name text, description text, type text, status text, metadata jsonb, tags jsonb`;
 
-/** The statement of `insert`; exported, like the reads', for the benchmark's bare floor. */
-export function insertResourcesStatement(rows: readonly NewResourceRow[]): SqlStatement {
+/** The statement of `insert`. */
+function insertResourcesStatement(rows: readonly NewResourceRow[]): SqlStatement {
   return {
     text: `INSERT INTO resources
          (id, owner_id, organization_id, name, description, type, status, metadata, tags, version, created_at, updated_at)
@@ -283,8 +279,8 @@ export function insertResourcesStatement(rows: readonly NewResourceRow[]): SqlSt
   };
 }
 
-/** The statement of `pageByOffset`; exported, like the reads', for the benchmark's bare floor. */
-export function offsetPageStatement(scope: ResourceScope, spec: ResourceListSpec, offset: number, limit: number): SqlStatement {
+/** The statement of `pageByOffset`. */
+function offsetPageStatement(scope: ResourceScope, spec: ResourceListSpec, offset: number, limit: number): SqlStatement {
   const params = new SqlParams();
   const where = listWhere(scope, spec.filter, params);
   const order = orderBy(orderKeys(spec.sort), false);
@@ -300,20 +296,61 @@ export function offsetPageStatement(scope: ResourceScope, spec: ResourceListSpec
 }
 
 /**
+ * The statements of ResourceRepository, by name; the benchmark's bare floor sends the very same
+ * ones.
+ */
+export const RESOURCE_SQL = {
+  findVisible: visibleResourceStatement,
+  lockVisible: (auth: AuthContext, id: string, includeDeleted: boolean): SqlStatement => {
+    const params = new SqlParams();
+    const live = includeDeleted ? '' : 'AND r.deleted_at IS NULL';
+    const text = `SELECT ${RECORD_COLUMNS} FROM resources r
+       WHERE r.id = ${params.add(id)} ${live} AND ${visibleById(auth, params)}
+       FOR UPDATE`;
+    return { text, values: params.values };
+  },
+  lockManyVisible: (auth: AuthContext, ids: readonly string[]): SqlStatement => {
+    const params = new SqlParams();
+    const text = `SELECT ${RECORD_COLUMNS} FROM resources r
+       WHERE r.id = ANY(${params.add(ids)}::text[]) AND r.deleted_at IS NULL AND ${visibleById(auth, params)}
+       ORDER BY r.id
+       FOR UPDATE`;
+    return { text, values: params.values };
+  },
+  insert: insertResourcesStatement,
+  updateContent: (rows: readonly ResourceContentRow[]): SqlStatement => ({
+    text: `UPDATE resources r
+       SET name = x.name, description = x.description, type = x.type, status = x.status,
+           metadata = x.metadata, tags = x.tags, updated_at = x.updated_at, version = r.version + 1
+       FROM jsonb_to_recordset($1::jsonb) AS x(${CONTENT_RECORD}, updated_at timestamptz)
+       WHERE r.id = x.id`,
+    values: [JSON.stringify(rows)],
+  }),
+  move: (id: string, organizationId: string | null): SqlStatement => ({
+    text: `UPDATE resources SET organization_id = $2 WHERE id = $1`,
+    values: [id, organizationId],
+  }),
+  softDelete: (id: string, deletedAt: string): SqlStatement => ({
+    text: `UPDATE resources SET deleted_at = $2, updated_at = $2, version = version + 1 WHERE id = $1`,
+    values: [id, deletedAt],
+  }),
+  hardDelete: (id: string): SqlStatement => ({ text: `DELETE FROM resources WHERE id = $1`, values: [id] }),
+  pageByOffset: offsetPageStatement,
+  pageByKeyset: keysetPageStatement,
+} satisfies SqlStatements;
+
+/**
  * SQL for resources, hand-written for the hot paths: only the needed columns, timestamps
  * formatted by PostgreSQL, no entity hydration. Every read takes the caller's AuthContext or,
  * for lists, their ResourceScope.
  */
 @Injectable()
 export class ResourceRepository {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly reads: PooledReads,
-  ) {}
+  constructor(private readonly sql: Sql) {}
 
   /** A live resource the caller can see, or null. */
   async findVisible(auth: AuthContext, id: string): Promise<ResourceRecord | null> {
-    const [record] = await this.reads.rows<ResourceRecord>(visibleResourceStatement(auth, id));
+    const [record] = await this.sql.rows<ResourceRecord>(RESOURCE_SQL.findVisible(auth, id));
     return record ?? null;
   }
 
@@ -324,61 +361,36 @@ export class ResourceRepository {
     id: string,
     options: { includeDeleted?: boolean } = {},
   ): Promise<ResourceRecord | null> {
-    const params = new SqlParams();
-    const live = options.includeDeleted ? '' : 'AND r.deleted_at IS NULL';
-    const rows: ResourceRecord[] = await manager.query(
-      `SELECT ${RECORD_COLUMNS} FROM resources r
-       WHERE r.id = ${params.add(id)} ${live} AND ${visibleById(auth, params)}
-       FOR UPDATE`,
-      params.values,
-    );
-    return rows[0] ?? null;
+    const [record] = await this.sql.rows<ResourceRecord>(RESOURCE_SQL.lockVisible(auth, id, options.includeDeleted ?? false), manager);
+    return record ?? null;
   }
 
   /** Locks the live resources among `ids` the caller can see, in id order (no deadlocks). */
   lockManyVisible(manager: EntityManager, auth: AuthContext, ids: readonly string[]): Promise<ResourceRecord[]> {
-    const params = new SqlParams();
-    return manager.query(
-      `SELECT ${RECORD_COLUMNS} FROM resources r
-       WHERE r.id = ANY(${params.add(ids)}::text[]) AND r.deleted_at IS NULL AND ${visibleById(auth, params)}
-       ORDER BY r.id
-       FOR UPDATE`,
-      params.values,
-    );
+    return this.sql.rows<ResourceRecord>(RESOURCE_SQL.lockManyVisible(auth, ids), manager);
   }
 
   /** Inserts any number of resources in one statement, at version 1. */
   async insert(manager: EntityManager, rows: readonly NewResourceRow[]): Promise<void> {
-    const { text, values } = insertResourcesStatement(rows);
-    await manager.query(text, values);
+    await this.sql.run(RESOURCE_SQL.insert(rows), manager);
   }
 
   /** Writes new content of locked resources in one statement; each version goes up by one. */
   async updateContent(manager: EntityManager, rows: readonly ResourceContentRow[]): Promise<void> {
-    await manager.query(
-      `UPDATE resources r
-       SET name = x.name, description = x.description, type = x.type, status = x.status,
-           metadata = x.metadata, tags = x.tags, updated_at = x.updated_at, version = r.version + 1
-       FROM jsonb_to_recordset($1::jsonb) AS x(${CONTENT_RECORD}, updated_at timestamptz)
-       WHERE r.id = x.id`,
-      [JSON.stringify(rows)],
-    );
+    await this.sql.run(RESOURCE_SQL.updateContent(rows), manager);
   }
 
   /** Sets the organization of a locked resource; its version moves with the content update that follows. */
   async move(manager: EntityManager, id: string, organizationId: string | null): Promise<void> {
-    await manager.query(`UPDATE resources SET organization_id = $2 WHERE id = $1`, [id, organizationId]);
+    await this.sql.run(RESOURCE_SQL.move(id, organizationId), manager);
   }
 
   async softDelete(manager: EntityManager, id: string, deletedAt: string): Promise<void> {
-    await manager.query(
-      `UPDATE resources SET deleted_at = $2, updated_at = $2, version = version + 1 WHERE id = $1`,
-      [id, deletedAt],
-    );
+    await this.sql.run(RESOURCE_SQL.softDelete(id, deletedAt), manager);
   }
 
   async hardDelete(manager: EntityManager, id: string): Promise<void> {
-    await manager.query(`DELETE FROM resources WHERE id = $1`, [id]);
+    await this.sql.run(RESOURCE_SQL.hardDelete(id), manager);
   }
 
   /**
@@ -392,8 +404,7 @@ export class ResourceRepository {
     offset: number,
     limit: number,
   ): Promise<{ total: number; rows: ResourceListRow[] }> {
-    const { text, values } = offsetPageStatement(scope, spec, offset, limit);
-    const rows: Array<ResourceListRow & { total: number }> = await this.dataSource.query(text, values);
+    const rows = await this.sql.rows<ResourceListRow & { total: number }>(RESOURCE_SQL.pageByOffset(scope, spec, offset, limit));
     const total = rows[0]?.total ?? 0;
     return { total, rows: rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row) };
   }
@@ -403,7 +414,7 @@ export class ResourceRepository {
    * index of the sort; a page deep in the list costs what the first one does.
    */
   async pageByKeyset(scope: ResourceScope, spec: ResourceListSpec, request: KeysetPageRequest): Promise<KeysetPage> {
-    const rows = await this.reads.rows<ResourceListRow & { has_behind?: boolean }>(keysetPageStatement(scope, spec, request));
+    const rows = await this.sql.rows<ResourceListRow & { has_behind?: boolean }>(RESOURCE_SQL.pageByKeyset(scope, spec, request));
     const hasMore = rows.length > request.limit;
     const hasBehind = rows[0]?.has_behind === true;
     // The rows keep their `has_behind` column: every view of a row picks its own fields.

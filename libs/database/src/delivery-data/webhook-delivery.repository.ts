@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { newId, TurnBatch } from '@app/common';
-import { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
+import type { DeliveryAttempt, DeliveryStatus, WebhookDeliveryEntity } from '../entities/webhook-delivery.entity';
 import type { WebhookEntity, WebhookStatus } from '../entities/webhook.entity';
+import { Sql, SqlStatement, SqlStatements } from '../sql';
 import { isRefusedData, storableJson } from '../storable-json';
 
 export type NewDelivery = Pick<WebhookDeliveryEntity, 'webhookId' | 'eventId' | 'eventType' | 'body' | 'test'>;
@@ -89,6 +89,155 @@ function roundsOfDistinctIds(records: readonly RecordedAttempt[]): RecordedAttem
   return rounds.map((round) => round.records);
 }
 
+/** Every column under the entity's property names. */
+const COLUMNS = `id, webhook_id AS "webhookId", event_id AS "eventId", event_type AS "eventType", body, test, status, attempts,
+  schedule_start AS "scheduleStart", next_attempt_at AS "nextAttemptAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** The conditions of a list of one webhook's deliveries, the webhook's id as $1. */
+function listWhere(webhookId: string, filter: DeliveryFilter): { where: string; values: unknown[] } {
+  const values: unknown[] = [webhookId];
+  const conditions = ['webhook_id = $1'];
+  if (filter.status !== undefined) {
+    values.push(filter.status);
+    conditions.push(`status = $${values.length}`);
+  }
+  if (filter.eventType !== undefined) {
+    values.push(filter.eventType);
+    conditions.push(`event_type = $${values.length}`);
+  }
+  return { where: conditions.join(' AND '), values };
+}
+
+/** The statements of WebhookDeliveryRepository, by name. */
+export const WEBHOOK_DELIVERY_SQL = {
+  insertMissing: (deliveries: readonly NewDelivery[]): SqlStatement => ({
+    text: `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
+       SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
+              CASE WHEN w.status = 'paused' THEN NULL ELSE now() END
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
+           AS d(id, webhook_id, event_id, event_type, body, test)
+         JOIN webhooks w ON w.id = d.webhook_id
+       ON CONFLICT (event_id, webhook_id) WHERE NOT test DO NOTHING`,
+    values: [
+      deliveries.map(() => newId('dlv')),
+      deliveries.map((delivery) => delivery.webhookId),
+      deliveries.map((delivery) => delivery.eventId),
+      deliveries.map((delivery) => delivery.eventType),
+      deliveries.map((delivery) => delivery.body),
+      deliveries.map((delivery) => delivery.test),
+    ],
+  }),
+  idsOfPairs: (deliveries: readonly NewDelivery[]): SqlStatement => ({
+    text: `SELECT id, event_id, webhook_id FROM webhook_deliveries
+        WHERE NOT test AND (event_id, webhook_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+    values: [deliveries.map((delivery) => delivery.eventId), deliveries.map((delivery) => delivery.webhookId)],
+  }),
+  insertTest: (delivery: Omit<NewDelivery, 'test'>, id: string, nextAttemptAt: Date): SqlStatement => ({
+    text: `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, status, attempts, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, true, 'pending', '[]', $6) RETURNING ${COLUMNS}`,
+    values: [id, delivery.webhookId, delivery.eventId, delivery.eventType, delivery.body, nextAttemptAt],
+  }),
+  page: (webhookId: string, filter: DeliveryFilter, offset: number, limit: number): SqlStatement => {
+    const { where, values } = listWhere(webhookId, filter);
+    return {
+      text: `SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where}
+       ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      values: [...values, limit, offset],
+    };
+  },
+  count: (webhookId: string, filter: DeliveryFilter): SqlStatement => {
+    const { where, values } = listWhere(webhookId, filter);
+    return { text: `SELECT count(*)::int AS total FROM webhook_deliveries WHERE ${where}`, values };
+  },
+  find: (webhookId: string, id: string): SqlStatement => ({
+    text: `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2`,
+    values: [id, webhookId],
+  }),
+  listForEvent: (ownerId: string, eventId: string): SqlStatement => ({
+    text: `SELECT ${COLUMNS} FROM webhook_deliveries
+        WHERE event_id = $1 AND NOT test AND webhook_id IN (SELECT webhook.id FROM webhooks webhook WHERE webhook.owner_id = $2)
+        ORDER BY created_at ASC`,
+    values: [eventId, ownerId],
+  }),
+  readPending: (ids: readonly string[]): SqlStatement => ({
+    text: `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test, d.schedule_start,
+              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status, w.owner_id,
+              CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
+         FROM webhook_deliveries d
+         JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.id = ANY($1::text[]) AND d.status = 'pending'`,
+    values: [ids],
+  }),
+  findOverdue: (graceMs: number, limit: number): SqlStatement => ({
+    text: `SELECT d.id, jsonb_array_length(d.attempts) AS attempt_count
+         FROM webhook_deliveries d
+         JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.status = 'pending' AND d.next_attempt_at < now() - $1 * interval '1 millisecond'
+          AND (w.status = 'enabled' OR d.test)
+        ORDER BY d.next_attempt_at
+        LIMIT $2`,
+    values: [graceMs, limit],
+  }),
+  recordAttempts: (records: readonly RecordedAttempt[]): SqlStatement => ({
+    text: `UPDATE webhook_deliveries d
+            SET attempts = d.attempts || x.attempt, status = x.status, next_attempt_at = x.next, updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS x(id text, attempt jsonb, status text, next timestamptz)
+          WHERE d.id = x.id`,
+    values: [JSON.stringify(records)],
+  }),
+  hold: (id: string): SqlStatement => ({
+    text: `WITH paused AS (
+         SELECT w.id FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id
+          WHERE d.id = $1 AND w.status = 'paused'
+          FOR SHARE OF w)
+       UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
+        WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
+       RETURNING id`,
+    values: [id],
+  }),
+  releaseHeld: (webhookId: string): SqlStatement => ({
+    text: `UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
+        WHERE webhook_id = $1 AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+       RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at`,
+    values: [webhookId],
+  }),
+  recoverFailed: (webhookId: string, since: Date, until: Date): SqlStatement => ({
+    text: `UPDATE webhook_deliveries
+          SET status = 'pending', schedule_start = jsonb_array_length(attempts), next_attempt_at = now(), updated_at = now()
+        WHERE webhook_id = $1 AND status = 'failed' AND NOT test AND created_at >= $2 AND created_at < $3
+       RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at`,
+    values: [webhookId, since, until],
+  }),
+  health: (ownerId: string, webhookIds: readonly string[]): SqlStatement => ({
+    text: `WITH owned AS (
+         SELECT id FROM webhooks WHERE id = ANY($1::text[]) AND owner_id = $2),
+       recent AS (
+         SELECT webhook_id,
+                count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
+                count(*) FILTER (WHERE status = 'failed') AS failed,
+                count(*) FILTER (WHERE status = 'pending') AS pending
+           FROM webhook_deliveries
+          WHERE webhook_id IN (SELECT id FROM owned) AND created_at >= now() - interval '24 hours'
+          GROUP BY webhook_id)
+       SELECT owned.id AS webhook_id,
+              coalesce(recent.succeeded, 0) AS succeeded, coalesce(recent.failed, 0) AS failed, coalesce(recent.pending, 0) AS pending,
+              newest.created_at AS last_created_at, newest.status AS last_status
+         FROM owned
+         LEFT JOIN recent ON recent.webhook_id = owned.id
+         LEFT JOIN LATERAL (
+           SELECT created_at, status FROM webhook_deliveries
+            WHERE webhook_id = owned.id
+            ORDER BY created_at DESC, id DESC
+            LIMIT 1) newest ON true`,
+    values: [webhookIds, ownerId],
+  }),
+  reopen: (id: string): SqlStatement => ({
+    text: `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), updated_at = now() WHERE id = $1
+       RETURNING ${COLUMNS}`,
+    values: [id],
+  }),
+} satisfies SqlStatements;
+
 /**
  * SQL for webhook deliveries. The delivery worker's two statements per job (its read, its
  * record) are shared by the jobs of one turn of the event loop: a round trip to PostgreSQL costs
@@ -100,9 +249,7 @@ export class WebhookDeliveryRepository {
   /** One record PostgreSQL refuses fails its own write only: the others of its turn are written one by one. */
   private readonly attemptWrites = new TurnBatch<RecordedAttempt, void>((records) => this.writeAttempts(records), MAX_PER_STATEMENT, isRefusedData);
 
-  constructor(
-    @InjectRepository(WebhookDeliveryEntity) private readonly deliveries: Repository<WebhookDeliveryEntity>,
-  ) {}
+  constructor(private readonly sql: Sql) {}
 
   /**
    * Creates the deliveries that do not exist yet and returns the id of each (event, webhook)
@@ -111,44 +258,16 @@ export class WebhookDeliveryRepository {
   async insertMissing(manager: EntityManager, deliveries: NewDelivery[]): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
     if (deliveries.length === 0) return ids;
-    await manager.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
-       SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
-              CASE WHEN w.status = 'paused' THEN NULL ELSE now() END
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
-           AS d(id, webhook_id, event_id, event_type, body, test)
-         JOIN webhooks w ON w.id = d.webhook_id
-       ON CONFLICT (event_id, webhook_id) WHERE NOT test DO NOTHING`,
-      [
-        deliveries.map(() => newId('dlv')),
-        deliveries.map((delivery) => delivery.webhookId),
-        deliveries.map((delivery) => delivery.eventId),
-        deliveries.map((delivery) => delivery.eventType),
-        deliveries.map((delivery) => delivery.body),
-        deliveries.map((delivery) => delivery.test),
-      ],
-    );
-    const rows: { id: string; event_id: string; webhook_id: string }[] = await manager.query(
-      `SELECT id, event_id, webhook_id FROM webhook_deliveries
-        WHERE NOT test AND (event_id, webhook_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-      [deliveries.map((delivery) => delivery.eventId), deliveries.map((delivery) => delivery.webhookId)],
-    );
+    await this.sql.run(WEBHOOK_DELIVERY_SQL.insertMissing(deliveries), manager);
+    const rows = await this.sql.rows<{ id: string; event_id: string; webhook_id: string }>(WEBHOOK_DELIVERY_SQL.idsOfPairs(deliveries), manager);
     for (const row of rows) ids.set(deliveryKey(row.event_id, row.webhook_id), row.id);
     return ids;
   }
 
   /** A test delivery: never deduplicated, since each trigger sends one. */
   async insertTest(delivery: Omit<NewDelivery, 'test'>): Promise<WebhookDeliveryEntity> {
-    const id = newId('dlv');
-    await this.deliveries.insert({
-      ...delivery,
-      id,
-      test: true,
-      status: 'pending',
-      attempts: [],
-      nextAttemptAt: new Date(),
-    });
-    return this.deliveries.findOneByOrFail({ id });
+    const [created] = await this.sql.rows<WebhookDeliveryEntity>(WEBHOOK_DELIVERY_SQL.insertTest(delivery, newId('dlv'), new Date()));
+    return created;
   }
 
   /**
@@ -156,31 +275,20 @@ export class WebhookDeliveryRepository {
    * two together, has its index ((webhook_id, status, created_at, id), (webhook_id, event_type,
    * created_at, id), (webhook_id, status, event_type, created_at, id)), walked newest first.
    */
-  list(webhookId: string, filter: DeliveryFilter, offset: number, limit: number): Promise<[WebhookDeliveryEntity[], number]> {
-    return this.deliveries.findAndCount({
-      where: {
-        webhookId,
-        ...(filter.status === undefined ? {} : { status: filter.status }),
-        ...(filter.eventType === undefined ? {} : { eventType: filter.eventType }),
-      },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      skip: offset,
-      take: limit,
-    });
+  async list(webhookId: string, filter: DeliveryFilter, offset: number, limit: number): Promise<[WebhookDeliveryEntity[], number]> {
+    const deliveries = await this.sql.rows<WebhookDeliveryEntity>(WEBHOOK_DELIVERY_SQL.page(webhookId, filter, offset, limit));
+    const [{ total }] = await this.sql.rows<{ total: number }>(WEBHOOK_DELIVERY_SQL.count(webhookId, filter));
+    return [deliveries, total];
   }
 
-  find(webhookId: string, id: string): Promise<WebhookDeliveryEntity | null> {
-    return this.deliveries.findOneBy({ id, webhookId });
+  async find(webhookId: string, id: string): Promise<WebhookDeliveryEntity | null> {
+    const [delivery] = await this.sql.rows<WebhookDeliveryEntity>(WEBHOOK_DELIVERY_SQL.find(webhookId, id));
+    return delivery ?? null;
   }
 
   /** The deliveries of one stored event to the owner's webhooks, oldest first (tests carry samples, never a stored event). */
   listForEvent(ownerId: string, eventId: string): Promise<WebhookDeliveryEntity[]> {
-    return this.deliveries
-      .createQueryBuilder('delivery')
-      .where('delivery.eventId = :eventId AND NOT delivery.test', { eventId })
-      .andWhere('delivery.webhookId IN (SELECT webhook.id FROM webhooks webhook WHERE webhook.owner_id = :ownerId)', { ownerId })
-      .orderBy('delivery.createdAt', 'ASC')
-      .getMany();
+    return this.sql.rows<WebhookDeliveryEntity>(WEBHOOK_DELIVERY_SQL.listForEvent(ownerId, eventId));
   }
 
   /**
@@ -192,15 +300,7 @@ export class WebhookDeliveryRepository {
   }
 
   private async readPending(ids: readonly string[]): Promise<Array<PendingDelivery | null>> {
-    const rows: PendingRow[] = await this.deliveries.query(
-      `SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test, d.schedule_start,
-              jsonb_array_length(d.attempts) AS attempt_count, w.url, w.secret, w.status, w.owner_id,
-              CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret END AS previous_secret
-         FROM webhook_deliveries d
-         JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.id = ANY($1::text[]) AND d.status = 'pending'`,
-      [ids],
-    );
+    const rows = await this.sql.rows<PendingRow>(WEBHOOK_DELIVERY_SQL.readPending(ids));
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => {
       const row = byId.get(id);
@@ -232,16 +332,7 @@ export class WebhookDeliveryRepository {
    * except test deliveries, which are sent whatever the webhook's status.
    */
   async findOverdue(graceMs: number, limit: number): Promise<{ id: string; attemptCount: number }[]> {
-    const rows: { id: string; attempt_count: number }[] = await this.deliveries.query(
-      `SELECT d.id, jsonb_array_length(d.attempts) AS attempt_count
-         FROM webhook_deliveries d
-         JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.status = 'pending' AND d.next_attempt_at < now() - $1 * interval '1 millisecond'
-          AND (w.status = 'enabled' OR d.test)
-        ORDER BY d.next_attempt_at
-        LIMIT $2`,
-      [graceMs, limit],
-    );
+    const rows = await this.sql.rows<{ id: string; attempt_count: number }>(WEBHOOK_DELIVERY_SQL.findOverdue(graceMs, limit));
     return rows.map((row) => ({ id: row.id, attemptCount: row.attempt_count }));
   }
 
@@ -263,19 +354,11 @@ export class WebhookDeliveryRepository {
     // An UPDATE … FROM applies one source row per target row: a delivery recorded twice in one
     // turn (its job run again after a crash) has its second record in a statement of its own.
     const rounds = roundsOfDistinctIds(records);
-    const write = (manager: EntityManager, round: RecordedAttempt[]): Promise<unknown> =>
-      manager.query(
-        `UPDATE webhook_deliveries d
-            SET attempts = d.attempts || x.attempt, status = x.status, next_attempt_at = x.next, updated_at = now()
-           FROM jsonb_to_recordset($1::jsonb) AS x(id text, attempt jsonb, status text, next timestamptz)
-          WHERE d.id = x.id`,
-        [JSON.stringify(round)],
-      );
-    if (rounds.length === 1) await write(this.deliveries.manager, rounds[0]);
+    if (rounds.length === 1) await this.sql.run(WEBHOOK_DELIVERY_SQL.recordAttempts(rounds[0]));
     // Several rounds commit together: a failed call is written again record by record, and must not append twice.
     else {
-      await this.deliveries.manager.transaction(async (manager) => {
-        for (const round of rounds) await write(manager, round);
+      await this.sql.transaction(async (manager) => {
+        for (const round of rounds) await this.sql.run(WEBHOOK_DELIVERY_SQL.recordAttempts(round), manager);
       });
     }
     return records.map(() => undefined);
@@ -288,20 +371,8 @@ export class WebhookDeliveryRepository {
    * resume sees the webhook enabled and holds nothing.
    */
   async hold(id: string): Promise<boolean> {
-    // Statements end in a SELECT: TypeORM answers an UPDATE's RETURNING in another shape.
-    const rows: unknown[] = await this.deliveries.query(
-      `WITH paused AS (
-         SELECT w.id FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id
-          WHERE d.id = $1 AND w.status = 'paused'
-          FOR SHARE OF w),
-       held AS (
-         UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
-          WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
-         RETURNING id)
-       SELECT id FROM held`,
-      [id],
-    );
-    return rows.length > 0;
+    const { rowCount } = await this.sql.run(WEBHOOK_DELIVERY_SQL.hold(id));
+    return rowCount > 0;
   }
 
   /**
@@ -310,15 +381,7 @@ export class WebhookDeliveryRepository {
    * first, to be queued in that order.
    */
   async releaseHeld(webhookId: string): Promise<RequeuedDelivery[]> {
-    const rows: RequeuedRow[] = await this.deliveries.query(
-      `WITH released AS (
-         UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
-          WHERE webhook_id = $1 AND status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now())
-         RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at)
-       SELECT * FROM released`,
-      [webhookId],
-    );
-    return requeuedOldestFirst(rows);
+    return requeuedOldestFirst(await this.sql.rows<RequeuedRow>(WEBHOOK_DELIVERY_SQL.releaseHeld(webhookId)));
   }
 
   /**
@@ -327,16 +390,7 @@ export class WebhookDeliveryRepository {
    * oldest first. Test deliveries carry samples, not events, and are left as they are.
    */
   async recoverFailed(webhookId: string, since: Date, until: Date): Promise<RequeuedDelivery[]> {
-    const rows: RequeuedRow[] = await this.deliveries.query(
-      `WITH recovered AS (
-         UPDATE webhook_deliveries
-            SET status = 'pending', schedule_start = jsonb_array_length(attempts), next_attempt_at = now(), updated_at = now()
-          WHERE webhook_id = $1 AND status = 'failed' AND NOT test AND created_at >= $2 AND created_at < $3
-         RETURNING id, event_id, jsonb_array_length(attempts) AS attempt_count, created_at)
-       SELECT * FROM recovered`,
-      [webhookId, since, until],
-    );
-    return requeuedOldestFirst(rows);
+    return requeuedOldestFirst(await this.sql.rows<RequeuedRow>(WEBHOOK_DELIVERY_SQL.recoverFailed(webhookId, since, until)));
   }
 
   /**
@@ -346,29 +400,7 @@ export class WebhookDeliveryRepository {
    */
   async health(ownerId: string, webhookIds: readonly string[]): Promise<DeliveryHealth[]> {
     if (webhookIds.length === 0) return [];
-    const rows: DeliveryHealthRow[] = await this.deliveries.query(
-      `WITH owned AS (
-         SELECT id FROM webhooks WHERE id = ANY($1::text[]) AND owner_id = $2),
-       recent AS (
-         SELECT webhook_id,
-                count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
-                count(*) FILTER (WHERE status = 'failed') AS failed,
-                count(*) FILTER (WHERE status = 'pending') AS pending
-           FROM webhook_deliveries
-          WHERE webhook_id IN (SELECT id FROM owned) AND created_at >= now() - interval '24 hours'
-          GROUP BY webhook_id)
-       SELECT owned.id AS webhook_id,
-              coalesce(recent.succeeded, 0) AS succeeded, coalesce(recent.failed, 0) AS failed, coalesce(recent.pending, 0) AS pending,
-              newest.created_at AS last_created_at, newest.status AS last_status
-         FROM owned
-         LEFT JOIN recent ON recent.webhook_id = owned.id
-         LEFT JOIN LATERAL (
-           SELECT created_at, status FROM webhook_deliveries
-            WHERE webhook_id = owned.id
-            ORDER BY created_at DESC, id DESC
-            LIMIT 1) newest ON true`,
-      [webhookIds, ownerId],
-    );
+    const rows = await this.sql.rows<DeliveryHealthRow>(WEBHOOK_DELIVERY_SQL.health(ownerId, webhookIds));
     return rows.map((row) => ({
       webhookId: row.webhook_id,
       succeeded: Number(row.succeeded),
@@ -380,8 +412,8 @@ export class WebhookDeliveryRepository {
 
   /** Puts a finished delivery back to pending for a manual retry. */
   async reopen(id: string): Promise<WebhookDeliveryEntity> {
-    await this.deliveries.update({ id }, { status: 'pending', nextAttemptAt: () => 'now()', updatedAt: () => 'now()' });
-    return this.deliveries.findOneByOrFail({ id });
+    const [reopened] = await this.sql.rows<WebhookDeliveryEntity>(WEBHOOK_DELIVERY_SQL.reopen(id));
+    return reopened;
   }
 }
 
