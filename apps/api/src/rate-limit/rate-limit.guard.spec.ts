@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ExecutionContext } from '@nestjs/common';
-import { DiscoveryService, ModuleRef, Reflector } from '@nestjs/core';
+import { ExecutionContext, Get } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { AuthContext, RateLimitExceededError } from '@app/common';
@@ -17,8 +17,10 @@ import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitService } from './rate-limit.service';
 
 class Routes {
+  @Get('limited')
   limited(this: void): void {}
 
+  @Get('skipped')
   @SkipThrottle()
   skipped(this: void): void {}
 }
@@ -45,11 +47,14 @@ describe('RateLimitGuard', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  async function setup(enabled = true) {
+  /** The guard as the app builds it, over the two controllers above; `beforeInit` sees it before its start-up. */
+  async function setup(enabled = true, beforeInit: (reflector: Reflector) => void = () => undefined) {
     const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: String(enabled) });
     const rateLimits = new RateLimitService(windows, config, new Reflector(), {} as ModuleRef);
     const reflector = new Reflector();
-    const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, reflector, rateLimits, revocations);
+    const discovery = { getControllers: () => [{ metatype: Routes }, { metatype: SkippedRoutes }] } as unknown as DiscoveryService;
+    const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, reflector, rateLimits, revocations, discovery, new MetadataScanner());
+    beforeInit(reflector);
     await guard.onModuleInit();
     return { guard, rateLimits, reflector };
   }
@@ -151,17 +156,27 @@ describe('RateLimitGuard', () => {
     expect(await redis.get(`ratelimit:account:${auth.userId}`)).toBe('1');
   });
 
-  it("reads a route's throttler decorators once, not on every request", async () => {
-    const { guard, reflector } = await setup();
-    const reads = jest.spyOn(reflector, 'getAllAndOverride');
+  it("resolves every route's throttlers at start-up, and reads no decorator through the Reflector per request", async () => {
+    let reads: jest.SpyInstance | undefined;
+    const { guard } = await setup(true, (reflector) => {
+      reads = jest.spyOn(reflector, 'getAllAndOverride');
+    });
+    const readTargets = (reads?.mock.calls ?? []).map(([, targets]) => targets as unknown[]);
+    for (const controller of [Routes, SkippedRoutes]) {
+      for (const handler of [Routes.prototype.limited, Routes.prototype.skipped]) {
+        expect(readTargets).toContainEqual([handler, controller]);
+      }
+    }
+    expect(reads?.mock.calls.length).toBeGreaterThan(0);
+
+    reads?.mockClear();
     const auth = caller();
     await guard.canActivate(request(auth).contextFor());
-    const firstReads = reads.mock.calls.length;
-    expect(firstReads).toBeGreaterThan(0);
     await guard.canActivate(request(auth).contextFor());
-    await guard.canActivate(request(auth).contextFor());
-    expect(reads).toHaveBeenCalledTimes(firstReads);
-    expect(await redis.get(`ratelimit:account:${auth.userId}`)).toBe('3');
+    await guard.canActivate(request(auth).contextFor('skipped'));
+    await guard.canActivate(request(auth).contextFor('limited', SkippedRoutes));
+    expect(reads).not.toHaveBeenCalled();
+    expect(await redis.get(`ratelimit:account:${auth.userId}`)).toBe('2');
   });
 
   it('counts nothing on exempt paths, nor when switched off', async () => {

@@ -1,5 +1,5 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ExecutionContext, Injectable, Type } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -53,7 +53,8 @@ const resolve = (value: Resolvable<number>, context: ExecutionContext): number |
  * instead, so that none goes uncounted and none is counted twice.
  *
  * The throttler's guard reads six decorators through the Reflector for every request; here they
- * are read once per route (`PerRouteMemo`), and the rest runs as the guard's own `handleRequest`.
+ * are read for every route of the app's controllers when the guard starts (`PerRouteMemo`), so a
+ * request only looks its route up, and the rest runs as the guard's own `handleRequest`.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -65,8 +66,20 @@ export class RateLimitGuard extends ThrottlerGuard {
     reflector: Reflector,
     private readonly rateLimits: RateLimitService,
     private readonly revocations: CredentialRevocationService,
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
   ) {
     super(options, windows, reflector);
+  }
+
+  /** The throttler's own start-up (its throttlers and common options), then every route's throttlers resolved. */
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    const controllers = this.discovery
+      .getControllers()
+      .map((wrapper) => wrapper.metatype)
+      .filter((metatype): metatype is Type => typeof metatype === 'function');
+    this.routes.prepare(controllers, this.scanner);
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { AuthModule } from '../auth/auth.module';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
@@ -13,8 +14,9 @@ import { RateLimitedErrorFilter } from './rate-limited-error.filter';
  * in their place, by the request pipeline.
  */
 @Module({
-  // For CredentialRevocationService: the count carries the revocation check in its round trip.
-  imports: [AuthModule, RedisPipelineBatchModule],
+  // AuthModule for CredentialRevocationService: the count carries the revocation check in its round
+  // trip. DiscoveryModule for the guard, which resolves every route's throttlers at start-up.
+  imports: [AuthModule, RedisPipelineBatchModule, DiscoveryModule],
   providers: [
     RateLimitService,
     { provide: getOptionsToken(), inject: [RateLimitService], useFactory: (rateLimits: RateLimitService) => rateLimits.throttlerOptions() },

@@ -41,4 +41,14 @@ describe('SessionReader', () => {
     expect(find).toHaveBeenCalledTimes(1);
     expect(findRemembered).toHaveBeenCalledTimes(1);
   });
+
+  it("reads one request's session once, whoever asks, and each request's own", async () => {
+    const { reader, find } = readerOver('http://localhost:3000');
+    const req = carrying('rms_session=ses_1.secret');
+    const asked = [reader.current(req), reader.current(req)];
+    expect(await Promise.all(asked)).toEqual([SESSION, SESSION]);
+    expect(find).toHaveBeenCalledTimes(1);
+    expect(await reader.current(carrying('rms_session=ses_1.secret'))).toEqual(SESSION);
+    expect(find).toHaveBeenCalledTimes(2);
+  });
 });

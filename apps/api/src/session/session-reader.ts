@@ -1,6 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { CredentialCarrier } from '../auth/credential';
+import { requestStateOf } from '../platform/request/request-state';
 import { readCookie, sessionCookieName } from './session-cookie';
 import { SessionStore, StoredSession } from './session.store';
 
@@ -26,10 +28,13 @@ export class SessionReader {
     this.cookieName = sessionCookieName(config);
   }
 
-  /** The live session the request's cookie names, read from Redis: a session ended anywhere is gone at once. */
-  async current(req: CredentialCarrier): Promise<StoredSession | null> {
-    const cookie = sessionCookieValue(req, this.cookieName);
-    return cookie ? this.store.find(cookie) : null;
+  /**
+   * The live session the request's cookie names, read from Redis (a session ended anywhere is gone
+   * at once), once per request whoever asks: kept in the request's state.
+   */
+  current(req: CredentialCarrier & IncomingMessage): Promise<StoredSession | null> {
+    const state = requestStateOf(req);
+    return (state.session ??= this.read(req));
   }
 
   /**
@@ -40,5 +45,10 @@ export class SessionReader {
   async currentRemembered(req: CredentialCarrier): Promise<StoredSession | null> {
     const cookie = sessionCookieValue(req, this.cookieName);
     return cookie ? this.store.findRemembered(cookie) : null;
+  }
+
+  private async read(req: CredentialCarrier): Promise<StoredSession | null> {
+    const cookie = sessionCookieValue(req, this.cookieName);
+    return cookie ? this.store.find(cookie) : null;
   }
 }

@@ -3,6 +3,7 @@ import { isId, newId } from '@app/common';
 import { REDIS, RedisClient } from '@app/database';
 import { hashSecret, newOpaqueSecret, secretsEqual } from '../auth/opaque-secret';
 import { ExpiringMap } from '../platform/cache/expiring-map';
+import type { RequestSession } from '../platform/request/request-state';
 import { CredentialRevocationService } from '../auth/credential-revocation.service';
 
 /** A session lasts a day from login; it is not extended by use. */
@@ -11,12 +12,8 @@ export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 /** How long this process remembers a session it read, so that a request with it reads no Redis. */
 export const REMEMBERED_SESSION_TTL_MS = 60_000;
 
-export interface StoredSession {
-  id: string;
-  userId: string;
-  csrfToken: string;
-  createdAt: string;
-}
+/** A live login session: what the request's state keeps of it, so that one request reads it once. */
+export type StoredSession = RequestSession;
 
 interface SessionRecord extends StoredSession {
   secretHash: string;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ALL_SCOPES, AuthenticationRequiredError, ResourceNotFoundError } from '@app/common';
 import { AuthContextFactory } from '../../auth/auth-context.factory';
+import { requestStateOf } from '../../platform/request/request-state';
 import { SessionReader } from '../../session/session-reader';
 import { UsersService } from '../../users/users.service';
 import type { SignedInUser } from './signed-in-user';
@@ -13,23 +14,16 @@ import type { SignedInUser } from './signed-in-user';
  */
 @Injectable()
 export class ConsoleSessions {
-  /** Each request's answer, found once: the rate limit asks before the console's own guard does. */
-  private readonly found = new WeakMap<Request, Promise<SignedInUser | null>>();
-
   constructor(
     private readonly sessions: SessionReader,
     private readonly contexts: AuthContextFactory,
     private readonly users: UsersService,
   ) {}
 
-  /** The user whose live session the request's cookie names, or null. */
+  /** The user whose live session the request's cookie names, or null: found once per request, kept in its state. */
   signedIn(req: Request): Promise<SignedInUser | null> {
-    let user = this.found.get(req);
-    if (!user) {
-      user = this.find(req);
-      this.found.set(req, user);
-    }
-    return user;
+    const state = requestStateOf(req);
+    return (state.sessionUser ??= this.find(req));
   }
 
   private async find(req: Request): Promise<SignedInUser | null> {

@@ -1,14 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { AuthContext } from '@app/common';
+import type { SessionUser } from '../../platform/request/request-state';
 
-/** Who is signed in to the console: the same AuthContext the API builds for their session cookie. */
-export interface SignedInUser {
-  auth: AuthContext;
-  email: string;
-  /** The session's CSRF token, which every console form carries. */
-  csrfToken: string;
-}
+/** Who is signed in to the console: the same AuthContext the API builds for their session cookie, their e-mail and the session's CSRF token. */
+export type SignedInUser = SessionUser;
 
 export type ConsoleRequest = Request & { signedIn?: SignedInUser; id?: string };
 

@@ -1,6 +1,22 @@
 import type { IncomingMessage } from 'node:http';
 import type { AuthContext } from '@app/common';
 
+/** The login session a request's session cookie names, as the session reader finds it in Redis. */
+export interface RequestSession {
+  id: string;
+  userId: string;
+  csrfToken: string;
+  createdAt: string;
+}
+
+/** Who a login session signs in on a page: the caller the API would build for the cookie, and the account's e-mail. */
+export interface SessionUser {
+  auth: AuthContext;
+  email: string;
+  /** The session's CSRF token, which every form sent from a signed-in page carries. */
+  csrfToken: string;
+}
+
 /**
  * What the request pipeline learns about one request and hands from one step to the next: one
  * object per request, attached once by the request id middleware, with every field declared here
@@ -15,6 +31,10 @@ export class RequestState {
   counted = false;
   /** The account signed in on a page that checks its own sign-in, asked once for the limit and the tracker. */
   pageAccount: Promise<AuthContext | undefined> | undefined = undefined;
+  /** The session the request's cookie names, read once whoever asks (SessionReader): null for none. */
+  session: Promise<RequestSession | null> | undefined = undefined;
+  /** Who that session signs in on a page, found once: the rate limit asks before the page's own guard does. */
+  sessionUser: Promise<SessionUser | null> | undefined = undefined;
   /** Whether the Idempotency-Key guard captures the answer where Express sends it (send-capture.ts). */
   capturingSends = false;
 

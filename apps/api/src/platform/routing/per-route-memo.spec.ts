@@ -1,4 +1,5 @@
-import type { ExecutionContext } from '@nestjs/common';
+import { ExecutionContext, Get } from '@nestjs/common';
+import { MetadataScanner } from '@nestjs/core';
 import { PerRouteMemo, RouteTargets } from './per-route-memo';
 
 class BaseController {
@@ -31,5 +32,21 @@ describe('PerRouteMemo', () => {
     expect(memo.get(contextOf(SecondController, handler))).toBe(1);
     expect(memo.get(contextOf(FirstController, handler))).toBe(0);
     expect(derive).toHaveBeenCalledTimes(2);
+  });
+
+  it('derives every route handler of the given controllers when prepared, and none again on a request', () => {
+    class RoutedController extends BaseController {
+      @Get('one')
+      one(this: void): void {}
+
+      helper(this: void): void {}
+    }
+    const derive = jest.fn(([handler, controller]: RouteTargets) => `${controller.name}.${handler.name}`);
+    const memo = new PerRouteMemo(derive);
+    memo.prepare([RoutedController], new MetadataScanner());
+
+    expect(derive.mock.calls.map(([targets]) => targets)).toEqual([[RoutedController.prototype.one, RoutedController]]);
+    expect(memo.get(contextOf(RoutedController, RoutedController.prototype.one))).toBe('RoutedController.one');
+    expect(derive).toHaveBeenCalledTimes(1);
   });
 });

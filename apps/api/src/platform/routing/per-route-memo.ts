@@ -1,26 +1,46 @@
 import type { ExecutionContext, Type } from '@nestjs/common';
+import { METHOD_METADATA } from '@nestjs/common/constants';
+import type { MetadataScanner } from '@nestjs/core';
 
 /** The targets Nest's Reflector reads a route's metadata from: the handler, then its controller. */
 export type RouteTargets = [handler: ReturnType<ExecutionContext['getHandler']>, controller: Type<unknown>];
 
 /**
- * A value derived from a route's decorators, computed the first time the route is called and
- * kept: decorators do not change at run time, and reading them through the Reflector on every
- * request was a measurable share of a request's cost. Keyed by controller, then handler, since a
- * handler may be inherited by several controllers.
+ * A value derived from a route's decorators, kept once derived: decorators do not change at run
+ * time, and reading them through the Reflector on every request was a measurable share of a
+ * request's cost. `prepare` derives it for every route of the app's controllers at start-up, so
+ * that a request only looks it up; a route it did not see (a unit test's) is derived on its first
+ * request. Keyed by controller, then handler, since a handler may be inherited by several
+ * controllers.
  */
 export class PerRouteMemo<T> {
   private readonly byController = new WeakMap<object, WeakMap<object, T>>();
 
   constructor(private readonly derive: (targets: RouteTargets) => T) {}
 
+  /** Derives the value of every route handler (own or inherited) of these controllers. */
+  prepare(controllers: readonly Type<unknown>[], scanner: MetadataScanner): void {
+    for (const controller of controllers) {
+      const prototype = controller.prototype as Record<string, unknown>;
+      for (const name of scanner.getAllMethodNames(prototype)) {
+        const handler = prototype[name];
+        if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+        this.remember(controller, handler, this.derive([handler, controller]));
+      }
+    }
+  }
+
   get(context: ExecutionContext): T {
     const controller = context.getClass();
     const handler = context.getHandler();
+    const handlers = this.byController.get(controller);
+    if (handlers?.has(handler)) return handlers.get(handler) as T;
+    return this.remember(controller, handler, this.derive([handler, controller]));
+  }
+
+  private remember(controller: object, handler: object, value: T): T {
     let handlers = this.byController.get(controller);
     if (!handlers) this.byController.set(controller, (handlers = new WeakMap()));
-    if (handlers.has(handler)) return handlers.get(handler) as T;
-    const value = this.derive([handler, controller]);
     handlers.set(handler, value);
     return value;
   }
