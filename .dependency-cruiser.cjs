@@ -21,7 +21,6 @@ const SHARED_REPOSITORIES = {
 const LIBRARY_REPOSITORY_OWNERS = {
   'database/src/delivery-data/webhook.repository': ['api/src/webhooks', 'worker'],
   'database/src/delivery-data/webhook-delivery.repository': ['api/src/webhooks', 'worker'],
-  'database/src/repositories/idempotency-outcome.repository': ['api/src/platform/idempotency'],
   'database/src/redis/worker-heartbeat.repository': ['api/src/health', 'worker'],
 };
 

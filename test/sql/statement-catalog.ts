@@ -8,6 +8,7 @@ import { LEGACY_TOKEN_SQL } from '../../apps/api/src/legacy-tokens/legacy-token.
 import { OAUTH_CLIENT_SQL } from '../../apps/api/src/oauth/oauth-client.repository';
 import { OAUTH_GRANT_SQL } from '../../apps/api/src/oauth/oauth-grant.repository';
 import { ORGANIZATION_SQL } from '../../apps/api/src/organizations/organization.repository';
+import { IDEMPOTENCY_OUTCOME_SQL, OutcomeKey } from '../../apps/api/src/platform/idempotency/idempotency-outcome.repository';
 import { toResourceListQuery } from '../../apps/api/src/resources/resource-list-query';
 import { RESOURCE_SQL, ResourceScope } from '../../apps/api/src/resources/resource.repository';
 import { EVENT_RETENTION_SQL } from '../../apps/worker/src/retention/event-retention.repository';
@@ -40,6 +41,7 @@ const ADMIN: AuthContext = { ...MEMBER, userId: 'usr_admin', role: 'admin' };
 const ALONE: ResourceScope = { auth: MEMBER, roles: new Map() };
 const IN_ORGANIZATIONS: ResourceScope = { auth: MEMBER, roles: new Map([['org_1', 'member'], ['org_2', 'owner']]) };
 const AS_ADMIN: ResourceScope = { auth: ADMIN, roles: new Map() };
+const OUTCOME_KEY: OutcomeKey = { accountId: 'usr_1', keyHash: 'hash', fingerprint: 'fingerprint', claimToken: 'claim', retentionSeconds: 86_400 };
 const DEFAULT_LIST = toResourceListQuery({ limit: 20 }).spec;
 const FILTERED_LIST = toResourceListQuery({ limit: 20, 'filter[type]': 'premium', 'filter[status]': 'active' }).spec;
 const MIXED_LIST = toResourceListQuery({ limit: 20, sort: 'name,-created_at' }).spec;
@@ -200,6 +202,15 @@ export const SQL_SNAPSHOTS: SnapshotFile[] = [
     deleteFinishedDeliveries: EVENT_RETENTION_SQL.deleteFinishedDeliveries(30, 500, AT.getTime()),
     deleteEvents: EVENT_RETENTION_SQL.deleteEvents(30, 500, AT.getTime()),
     deleteExpiredIdempotencyOutcomes: EVENT_RETENTION_SQL.deleteExpiredIdempotencyOutcomes(500),
+  }),
+  snapshot('apps/api/src/platform/idempotency/idempotency-outcome.repository.sql', 'IdempotencyOutcomeRepository', IDEMPOTENCY_OUTCOME_SQL, {
+    recordOutcome: {
+      'in the write\'s transaction': IDEMPOTENCY_OUTCOME_SQL.recordOutcome(OUTCOME_KEY, true),
+      'before a write outside a transaction': IDEMPOTENCY_OUTCOME_SQL.recordOutcome(OUTCOME_KEY, false),
+    },
+    earlierOf: IDEMPOTENCY_OUTCOME_SQL.earlierOf(OUTCOME_KEY),
+    recordAnswer: IDEMPOTENCY_OUTCOME_SQL.recordAnswer(OUTCOME_KEY, { status: 201, headers: {}, body: '{}' }),
+    discard: IDEMPOTENCY_OUTCOME_SQL.discard(OUTCOME_KEY),
   }),
   snapshot('libs/database/src/event-outbox.sql', 'EventOutbox', EVENT_OUTBOX_SQL, {
     append: EVENT_OUTBOX_SQL.append([]),

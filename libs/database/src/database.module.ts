@@ -7,11 +7,10 @@ import { EventOutbox } from './event-outbox';
 import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
-import { IdempotencyOutcomeRepository } from './repositories/idempotency-outcome.repository';
 import { Sql } from './sql';
 
-/** Repositories of what no context's module owns yet: the worker's heartbeat in Redis and the idempotency outcomes. */
-const REPOSITORIES = [WorkerHeartbeatRepository, IdempotencyOutcomeRepository];
+/** Repositories of what no context's module owns yet: the worker's heartbeat in Redis. */
+const REPOSITORIES = [WorkerHeartbeatRepository];
 
 /**
  * PostgreSQL through TypeORM (its DataSource, its pool, transactions), Redis, `Sql` (how every

@@ -10,6 +10,5 @@ export * from './redis/redis-client';
 export * from './sql';
 export * from './redis/redis.module';
 export * from './redis/worker-heartbeat.repository';
-export * from './repositories/idempotency-outcome.repository';
 export * from './delivery-data/webhook.repository';
 export * from './delivery-data/webhook-delivery.repository';

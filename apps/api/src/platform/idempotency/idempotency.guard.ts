@@ -2,11 +2,11 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
-import { EarlierOutcome, IdempotencyOutcomeRepository } from '@app/database/repositories/idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { renderError } from '../filters/app-exception.filter';
 import { AnswerWritten, writeAnswer, WrittenAnswer } from '../answers/answer-writer';
 import { CrashPoints } from './crash-points';
+import { EarlierOutcome, IdempotencyOutcomeRepository } from './idempotency-outcome.repository';
 import { ClaimOutcome, IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
 import { ONE_TIME_SECRET_FIELDS, withoutOneTimeSecrets } from './one-time-secret.decorator';
 import { requestFingerprint } from './request-fingerprint';

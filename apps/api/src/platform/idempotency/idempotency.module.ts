@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrashPoints } from './crash-points';
+import { IdempotencyOutcomeRepository } from './idempotency-outcome.repository';
 import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotencyStore } from './idempotency.store';
 import { TransactionStatuses } from './transaction-statuses';
@@ -24,7 +25,7 @@ import { registerWriteLedger } from './write-ledger';
  *    written by the guard through `writeAnswer`; a one-time secret is never stored nor replayed.
  */
 @Module({
-  providers: [IdempotencyStore, IdempotencyGuard, CrashPoints, TransactionStatuses],
+  providers: [IdempotencyStore, IdempotencyGuard, IdempotencyOutcomeRepository, CrashPoints, TransactionStatuses],
   exports: [IdempotencyStore, IdempotencyGuard],
 })
 export class IdempotencyModule {

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { REDIS, RedisClient } from '@app/database';
+import { IdempotentAnswer, OutcomeKey } from './idempotency-outcome.repository';
 import { TransactionStatuses } from './transaction-statuses';
 import type { WriteOutcome } from './write-ledger';
-import { IdempotentAnswer, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
 
 /** How long a finished answer is replayed (docs/api.md#idempotency). */
 export const RESULT_TTL_SECONDS = 24 * 60 * 60;

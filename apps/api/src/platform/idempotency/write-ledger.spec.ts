@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions, PooledReads } from '@app/database';
-import { EarlierOutcome, OutcomeKey } from '@app/database/repositories/idempotency-outcome.repository';
+import { EarlierOutcome, OutcomeKey } from './idempotency-outcome.repository';
 import { TransactionStatuses } from './transaction-statuses';
 import { KeyedOutcome, registerWriteLedger, WriteLedger, writeLedgers, WriteLedgerSubscriber, WriteOutcome } from './write-ledger';
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseError, type PoolClient } from 'pg';
 import type { AfterQueryEvent, BeforeQueryEvent, DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent } from 'typeorm';
-import { EarlierOutcome, earlierOutcome, OutcomeKey, RecordedOutcomeRow, recordOutcome } from '@app/database/repositories/idempotency-outcome.repository';
+import { EarlierOutcome, earlierOutcome, IDEMPOTENCY_OUTCOME_SQL, OutcomeKey, RecordedOutcomeRow } from './idempotency-outcome.repository';
 
 /** What one request's writes came to, by the answers PostgreSQL gave them. */
 export interface WriteOutcome {
@@ -174,7 +174,7 @@ export class WriteLedgerSubscriber implements EntitySubscriberInterface {
       ledger.beforeCommit(queryRunner, row.id);
       return;
     }
-    const { text, values } = recordOutcome(key, true);
+    const { text, values } = IDEMPOTENCY_OUTCOME_SQL.recordOutcome(key, true);
     // No row: the transaction wrote nothing, so there is nothing to record.
     const [row] = (await queryRunner.query(text, values)) as RecordedOutcomeRow[];
     if (row === undefined) return;
@@ -199,7 +199,7 @@ export class WriteLedgerSubscriber implements EntitySubscriberInterface {
 
   /** On the write's own connection, past TypeORM's events: the mark is no write of the request's. */
   private async markBeforeWrite(ledger: WriteLedger, runner: QueryRunner, query: string, key: OutcomeKey): Promise<void> {
-    const { text, values } = recordOutcome(key, false);
+    const { text, values } = IDEMPOTENCY_OUTCOME_SQL.recordOutcome(key, false);
     const connection = (await runner.connect()) as PoolClient;
     const { rows } = await connection.query<RecordedOutcomeRow>(text, values);
     ledger.checkOutcome(rows[0]);

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import type { SqlStatement } from '../pooled-reads';
+import { Sql, SqlStatement, SqlStatements } from '@app/database';
 
 /** An answer as an idempotent replay sends it again. */
 export interface IdempotentAnswer {
@@ -49,7 +48,7 @@ export interface RecordedOutcomeRow {
  * just before the write. A row of the same key left by an earlier request is not replaced but
  * answered (`ours` false), so the write stops there; an expired row is taken over.
  */
-export function recordOutcome(key: OutcomeKey, inTransaction: boolean): SqlStatement {
+function recordOutcomeStatement(key: OutcomeKey, inTransaction: boolean): SqlStatement {
   const expired = 'o.expires_at <= now()';
   return {
     text: `INSERT INTO idempotency_outcomes AS o (account_id, key_hash, fingerprint, claim_token, transaction_id, expires_at)
@@ -69,6 +68,28 @@ export function recordOutcome(key: OutcomeKey, inTransaction: boolean): SqlState
   };
 }
 
+/**
+ * The statements of the outcome rows, by name. `recordOutcome` is sent by the write ledger
+ * (write-ledger.ts) on the write's own connection; the rest by IdempotencyOutcomeRepository.
+ */
+export const IDEMPOTENCY_OUTCOME_SQL = {
+  recordOutcome: recordOutcomeStatement,
+  earlierOf: (key: OutcomeKey): SqlStatement => ({
+    text: `SELECT false AS ours, fingerprint = $3 AS same_request, response, transaction_id IS NOT NULL AS took_effect, NULL AS xact_id
+         FROM idempotency_outcomes
+        WHERE account_id = $1 AND key_hash = $2 AND claim_token <> $4 AND expires_at > now()`,
+    values: [key.accountId, key.keyHash, key.fingerprint, key.claimToken],
+  }),
+  recordAnswer: (key: OutcomeKey, answer: IdempotentAnswer): SqlStatement => ({
+    text: `UPDATE idempotency_outcomes SET response = $4 WHERE account_id = $1 AND key_hash = $2 AND claim_token = $3`,
+    values: [key.accountId, key.keyHash, key.claimToken, JSON.stringify(answer)],
+  }),
+  discard: (key: OutcomeKey): SqlStatement => ({
+    text: `DELETE FROM idempotency_outcomes WHERE account_id = $1 AND key_hash = $2 AND claim_token = $3`,
+    values: [key.accountId, key.keyHash, key.claimToken],
+  }),
+} satisfies SqlStatements;
+
 /** The answer to a request whose key an earlier request's row holds. */
 export function earlierOutcome(row: RecordedOutcomeRow): EarlierOutcome {
   return { sameRequest: row.same_request, answer: row.response, tookEffect: row.took_effect };
@@ -81,31 +102,19 @@ export function earlierOutcome(row: RecordedOutcomeRow): EarlierOutcome {
  */
 @Injectable()
 export class IdempotencyOutcomeRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: Sql) {}
 
   /** The row another request with the key left, while it is kept; null when there is none. */
   async earlierOf(key: OutcomeKey): Promise<EarlierOutcome | null> {
-    const rows: RecordedOutcomeRow[] = await this.dataSource.query(
-      `SELECT false AS ours, fingerprint = $3 AS same_request, response, transaction_id IS NOT NULL AS took_effect, NULL AS xact_id
-         FROM idempotency_outcomes
-        WHERE account_id = $1 AND key_hash = $2 AND claim_token <> $4 AND expires_at > now()`,
-      [key.accountId, key.keyHash, key.fingerprint, key.claimToken],
-    );
-    return rows.length === 0 ? null : earlierOutcome(rows[0]);
+    const [row] = await this.sql.rows<RecordedOutcomeRow>(IDEMPOTENCY_OUTCOME_SQL.earlierOf(key));
+    return row === undefined ? null : earlierOutcome(row);
   }
 
   async recordAnswer(key: OutcomeKey, answer: IdempotentAnswer): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE idempotency_outcomes SET response = $4 WHERE account_id = $1 AND key_hash = $2 AND claim_token = $3`,
-      [key.accountId, key.keyHash, key.claimToken, JSON.stringify(answer)],
-    );
+    await this.sql.run(IDEMPOTENCY_OUTCOME_SQL.recordAnswer(key, answer));
   }
 
   async discard(key: OutcomeKey): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_outcomes WHERE account_id = $1 AND key_hash = $2 AND claim_token = $3`, [
-      key.accountId,
-      key.keyHash,
-      key.claimToken,
-    ]);
+    await this.sql.run(IDEMPOTENCY_OUTCOME_SQL.discard(key));
   }
 }
