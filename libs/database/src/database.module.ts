@@ -4,7 +4,6 @@ import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { EventCommitListener } from './event-commit-listener';
 import { EventOutbox } from './event-outbox';
-import { PooledReads } from './pooled-reads';
 import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { Sql } from './sql';
@@ -26,7 +25,7 @@ const REPOSITORIES = [WorkerHeartbeatRepository];
     }),
     RedisModule,
   ],
-  providers: [...REPOSITORIES, Sql, PooledReads, EventOutbox, EventCommitListener],
-  exports: [...REPOSITORIES, Sql, PooledReads, EventOutbox, EventCommitListener, RedisModule],
+  providers: [...REPOSITORIES, Sql, EventOutbox, EventCommitListener],
+  exports: [...REPOSITORIES, Sql, EventOutbox, EventCommitListener, RedisModule],
 })
 export class DatabaseModule {}

@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import type { BeforeQueryEvent, EntitySubscriberInterface, QueryResult } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
-import { PooledReads } from './pooled-reads';
 import { Sql } from './sql';
 
 /**
@@ -25,11 +24,11 @@ describe('TypeORM', () => {
     await dataSource.destroy();
   });
 
-  it("keeps its PostgreSQL driver's pg Pool in driver.master (pooled-reads.ts)", async () => {
+  it("keeps its PostgreSQL driver's pg Pool in driver.master (sql.ts)", async () => {
     const master = (dataSource.driver as unknown as { master?: unknown }).master;
     relianceHolds("the PostgreSQL driver's `master` is the pg Pool its queries use", master instanceof Pool);
-    const rows = await new PooledReads(dataSource).rows<{ answer: number }>({ text: 'SELECT $1::int AS answer', values: [42] });
-    relianceHolds('PooledReads reads through that pool', rows.length === 1 && rows[0].answer === 42);
+    const rows = await new Sql(dataSource).rows<{ answer: number }>({ text: 'SELECT $1::int AS answer', values: [42] });
+    relianceHolds("Sql's reads outside a transaction go through that pool", rows.length === 1 && rows[0].answer === 42);
   });
 
   it('answers query(text, values, true) with the rows and the row count whatever the command (sql.ts)', async () => {

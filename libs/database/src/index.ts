@@ -5,7 +5,6 @@ export * from './event-commit-listener';
 export * from './event-outbox';
 export * from './entities';
 export * from './migrations';
-export * from './pooled-reads';
 export * from './redis/redis-client';
 export * from './sql';
 export * from './redis/redis.module';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { dataSourceOptions, PooledReads } from '@app/database';
+import { dataSourceOptions, Sql } from '@app/database';
 import { EarlierOutcome, OutcomeKey } from './idempotency-outcome.repository';
 import { TransactionStatuses } from './transaction-statuses';
 import { KeyedOutcome, registerWriteLedger, WriteLedger, writeLedgers, WriteLedgerSubscriber, WriteOutcome } from './write-ledger';
@@ -108,7 +108,7 @@ describe('WriteLedger', () => {
       terminateWhenAsleep({ pid }),
     ]);
     expect(outcome).toEqual({ ...NOTHING, transactionsInDoubt: [expect.stringMatching(/^\d+$/)] });
-    const statuses = new TransactionStatuses(new PooledReads(dataSource));
+    const statuses = new TransactionStatuses(new Sql(dataSource));
     expect(await statuses.of(outcome.transactionsInDoubt)).toEqual(['aborted']);
     const [committed]: Array<{ id: string }> = await dataSource.transaction(async (manager) => {
       await manager.query(`INSERT INTO ${table} (n) VALUES (6)`);
