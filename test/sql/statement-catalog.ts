@@ -10,6 +10,7 @@ import { OAUTH_GRANT_SQL } from '../../apps/api/src/oauth/oauth-grant.repository
 import { ORGANIZATION_SQL } from '../../apps/api/src/organizations/organization.repository';
 import { IDEMPOTENCY_OUTCOME_SQL, OutcomeKey } from '../../apps/api/src/platform/idempotency/idempotency-outcome.repository';
 import { TRANSACTION_STATUS_SQL } from '../../apps/api/src/platform/idempotency/transaction-statuses';
+import { WRITE_LEDGER_SQL } from '../../apps/api/src/platform/idempotency/write-ledger';
 import { toResourceListQuery } from '../../apps/api/src/resources/resource-list-query';
 import { RESOURCE_SQL, ResourceScope } from '../../apps/api/src/resources/resource.repository';
 import { EVENT_RETENTION_SQL } from '../../apps/worker/src/retention/event-retention.repository';
@@ -212,6 +213,9 @@ export const SQL_SNAPSHOTS: SnapshotFile[] = [
     earlierOf: IDEMPOTENCY_OUTCOME_SQL.earlierOf(OUTCOME_KEY),
     recordAnswer: IDEMPOTENCY_OUTCOME_SQL.recordAnswer(OUTCOME_KEY, { status: 201, headers: {}, body: '{}' }),
     discard: IDEMPOTENCY_OUTCOME_SQL.discard(OUTCOME_KEY),
+  }),
+  snapshot('apps/api/src/platform/idempotency/write-ledger.sql', 'WriteLedgerSubscriber', WRITE_LEDGER_SQL, {
+    transactionId: WRITE_LEDGER_SQL.transactionId(),
   }),
   snapshot('apps/api/src/platform/idempotency/transaction-statuses.sql', 'TransactionStatuses', TRANSACTION_STATUS_SQL, {
     statuses: TRANSACTION_STATUS_SQL.statuses(['1234']),

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DatabaseError, type PoolClient } from 'pg';
 import type { AfterQueryEvent, BeforeQueryEvent, DataSource, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent } from 'typeorm';
+import type { SqlStatement, SqlStatements } from '@app/database';
 import { EarlierOutcome, earlierOutcome, IDEMPOTENCY_OUTCOME_SQL, OutcomeKey, RecordedOutcomeRow } from './idempotency-outcome.repository';
 
 /** What one request's writes came to, by the answers PostgreSQL gave them. */
@@ -39,6 +40,15 @@ export interface KeyedOutcome {
   /** The row an earlier request with the key left, which stopped this one's write. */
   earlier: EarlierOutcome | null;
 }
+
+/**
+ * The write ledger's own statement, by name; the outcome row's are IDEMPOTENCY_OUTCOME_SQL. The
+ * ledger sends both on the write's own connection rather than through Sql: they must run in its transaction.
+ */
+export const WRITE_LEDGER_SQL = {
+  /** The id of the runner's transaction (`xid8` as text), null when it wrote nothing. */
+  transactionId: (): SqlStatement => ({ text: 'SELECT pg_current_xact_id_if_assigned()::text AS id', values: [] }),
+} satisfies SqlStatements;
 
 /** Statements outside a transaction that write nothing; anything else there may commit a write. */
 const READ_ONLY = /^\s*SELECT\b/i;
@@ -170,7 +180,8 @@ export class WriteLedgerSubscriber implements EntitySubscriberInterface {
     if (!ledger?.isRecording) return;
     const key = ledger.outcomeToRecord;
     if (key === undefined) {
-      const [row] = (await queryRunner.query('SELECT pg_current_xact_id_if_assigned()::text AS id')) as Array<{ id: string | null }>;
+      const { text, values } = WRITE_LEDGER_SQL.transactionId();
+      const [row] = (await queryRunner.query(text, values)) as Array<{ id: string | null }>;
       ledger.beforeCommit(queryRunner, row.id);
       return;
     }
