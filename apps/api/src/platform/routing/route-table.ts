@@ -31,7 +31,7 @@ export class RouteTable {
       for (const name of this.scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
         if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        routes.push([handler as RouteTargets[0], controller as Type<unknown>]);
+        routes.push([handler, controller as Type<unknown>]);
       }
     }
     return routes;
