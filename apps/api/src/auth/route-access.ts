@@ -1,9 +1,10 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Injectable, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { ScopeArea } from '@app/common';
 import { ACCEPTS_CLIENT_BASIC, ACCEPTS_LEGACY_TOKEN, IS_PUBLIC } from '../platform/decorators/public.decorator';
 import { SCOPE_AREA } from '../platform/decorators/scope.decorator';
 import { PerRouteMemo } from '../platform/routing/per-route-memo';
+import { RouteTable } from '../platform/routing/route-table';
 import { USER_LOGIN_ONLY } from './decorators/user-login-only.decorator';
 
 /** Who may call a route, as its decorators (and its controller's) declare it. */
@@ -18,12 +19,15 @@ export interface RouteAccess {
   scopeArea: ScopeArea | null | undefined;
 }
 
-/** Each route's access rules, read through the Reflector once per route and shared by the guards. */
+/** Each route's access rules, read through the Reflector for every route at start-up and shared by the guards. */
 @Injectable()
-export class RouteAccessReader {
+export class RouteAccessReader implements OnModuleInit {
   private readonly routes: PerRouteMemo<RouteAccess>;
 
-  constructor(reflector: Reflector) {
+  constructor(
+    reflector: Reflector,
+    private readonly routeTable: RouteTable,
+  ) {
     this.routes = new PerRouteMemo((targets) => ({
       isPublic: reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true,
       acceptsLegacyToken: reflector.getAllAndOverride<boolean | undefined>(ACCEPTS_LEGACY_TOKEN, targets) === true,
@@ -31,6 +35,10 @@ export class RouteAccessReader {
       userLoginOnly: reflector.getAllAndOverride<boolean | undefined>(USER_LOGIN_ONLY, targets) === true,
       scopeArea: reflector.getAllAndOverride<ScopeArea | null | undefined>(SCOPE_AREA, targets),
     }));
+  }
+
+  onModuleInit(): void {
+    this.routes.prepare(this.routeTable.routes());
   }
 
   of(context: ExecutionContext): RouteAccess {

@@ -1,8 +1,9 @@
 import { Controller, Get, Post } from '@nestjs/common';
-import { DiscoveryModule, MetadataScanner, Reflector } from '@nestjs/core';
+import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { Public } from '../platform/decorators/public.decorator';
 import { ScopeArea } from '../platform/decorators/scope.decorator';
+import { RouteTable } from '../platform/routing/route-table';
 import { findUndeclaredRoutes, ScopeDeclarationCheck } from './scope-declaration.check';
 
 @ScopeArea('resources')
@@ -39,7 +40,8 @@ class UndeclaredController {
 
 describe('ScopeDeclarationCheck', () => {
   it('names each route that is neither public nor scoped, and only those', () => {
-    const undeclared = findUndeclaredRoutes([DeclaredController, UndeclaredController], new MetadataScanner(), new Reflector());
+    const discovery = { getControllers: () => [{ metatype: DeclaredController }, { metatype: UndeclaredController }] } as unknown as DiscoveryService;
+    const undeclared = findUndeclaredRoutes(new RouteTable(discovery, new MetadataScanner()).routes(), new Reflector());
     expect(undeclared).toEqual(['UndeclaredController.forgotten']);
   });
 
@@ -47,7 +49,7 @@ describe('ScopeDeclarationCheck', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [DiscoveryModule],
       controllers: [DeclaredController, UndeclaredController],
-      providers: [ScopeDeclarationCheck],
+      providers: [ScopeDeclarationCheck, RouteTable],
     }).compile();
     await expect(moduleRef.createNestApplication({ logger: false }).init()).rejects.toThrow('UndeclaredController.forgotten');
   });
@@ -56,7 +58,7 @@ describe('ScopeDeclarationCheck', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [DiscoveryModule],
       controllers: [DeclaredController],
-      providers: [ScopeDeclarationCheck],
+      providers: [ScopeDeclarationCheck, RouteTable],
     }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await expect(app.init()).resolves.toBe(app);

@@ -1,22 +1,18 @@
-import { Injectable, OnModuleInit, Type } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { IS_PUBLIC } from '../platform/decorators/public.decorator';
 import { SCOPE_AREA } from '../platform/decorators/scope.decorator';
+import type { RouteTargets } from '../platform/routing/per-route-memo';
+import { RouteTable } from '../platform/routing/route-table';
 
 /** `Controller.method` of every route that is neither `@Public()` nor declares `@ScopeArea(...)`. */
-export function findUndeclaredRoutes(controllers: Type[], scanner: MetadataScanner, reflector: Reflector): string[] {
+export function findUndeclaredRoutes(routes: readonly RouteTargets[], reflector: Reflector): string[] {
   const undeclared: string[] = [];
-  for (const controller of controllers) {
-    const prototype = controller.prototype as Record<string, unknown>;
-    for (const name of scanner.getAllMethodNames(prototype)) {
-      const handler = prototype[name];
-      if (typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-      const targets = [handler, controller];
-      if (reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) continue;
-      if (reflector.getAllAndOverride<unknown>(SCOPE_AREA, targets) !== undefined) continue;
-      undeclared.push(`${controller.name}.${name}`);
-    }
+  for (const targets of routes) {
+    if (reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) continue;
+    if (reflector.getAllAndOverride<unknown>(SCOPE_AREA, targets) !== undefined) continue;
+    const [handler, controller] = targets;
+    undeclared.push(`${controller.name}.${handler.name}`);
   }
   return undeclared;
 }
@@ -29,17 +25,12 @@ export function findUndeclaredRoutes(controllers: Type[], scanner: MetadataScann
 @Injectable()
 export class ScopeDeclarationCheck implements OnModuleInit {
   constructor(
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly routeTable: RouteTable,
     private readonly reflector: Reflector,
   ) {}
 
   onModuleInit(): void {
-    const controllers = this.discovery
-      .getControllers()
-      .map((wrapper) => wrapper.metatype)
-      .filter((metatype): metatype is Type => typeof metatype === 'function');
-    const undeclared = findUndeclaredRoutes(controllers, this.scanner, this.reflector);
+    const undeclared = findUndeclaredRoutes(this.routeTable.routes(), this.reflector);
     if (undeclared.length > 0) {
       throw new Error(
         `Every route must be @Public() or declare @ScopeArea(...); these declare neither: ${undeclared.join(', ')}.`,

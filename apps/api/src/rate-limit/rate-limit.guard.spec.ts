@@ -12,6 +12,7 @@ import { CredentialRegistry } from '../auth/credential-registry';
 import { accessTokenMark, JWT_CREDENTIAL } from '../auth/strategies/jwt.credential';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { RouteTable } from '../platform/routing/route-table';
 import { RedisPipelineBatch } from '../platform/redis/redis-pipeline-batch';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitService } from './rate-limit.service';
@@ -50,10 +51,11 @@ describe('RateLimitGuard', () => {
   /** The guard as the app builds it, over the two controllers above; `beforeInit` sees it before its start-up. */
   async function setup(enabled = true, beforeInit: (reflector: Reflector) => void = () => undefined) {
     const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: String(enabled) });
-    const rateLimits = new RateLimitService(windows, config, new Reflector(), {} as ModuleRef);
-    const reflector = new Reflector();
     const discovery = { getControllers: () => [{ metatype: Routes }, { metatype: SkippedRoutes }] } as unknown as DiscoveryService;
-    const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, reflector, rateLimits, revocations, discovery, new MetadataScanner());
+    const routeTable = new RouteTable(discovery, new MetadataScanner());
+    const rateLimits = new RateLimitService(windows, config, new Reflector(), {} as ModuleRef, routeTable);
+    const reflector = new Reflector();
+    const guard = new RateLimitGuard(rateLimits.throttlerOptions(), windows, reflector, rateLimits, revocations, routeTable);
     beforeInit(reflector);
     await guard.onModuleInit();
     return { guard, rateLimits, reflector };

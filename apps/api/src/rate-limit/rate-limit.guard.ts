@@ -1,5 +1,5 @@
-import { ExecutionContext, Injectable, Type } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -24,6 +24,7 @@ import { CredentialRevocationService } from '../auth/credential-revocation.servi
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
 import { PerRouteMemo, RouteTargets } from '../platform/routing/per-route-memo';
+import { RouteTable } from '../platform/routing/route-table';
 import { bucketOf, planOf } from './rate-limit.policy';
 import { RateLimitService } from './rate-limit.service';
 
@@ -66,8 +67,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     reflector: Reflector,
     private readonly rateLimits: RateLimitService,
     private readonly revocations: CredentialRevocationService,
-    private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
+    private readonly routeTable: RouteTable,
   ) {
     super(options, windows, reflector);
   }
@@ -75,11 +75,7 @@ export class RateLimitGuard extends ThrottlerGuard {
   /** The throttler's own start-up (its throttlers and common options), then every route's throttlers resolved. */
   override async onModuleInit(): Promise<void> {
     await super.onModuleInit();
-    const controllers = this.discovery
-      .getControllers()
-      .map((wrapper) => wrapper.metatype)
-      .filter((metatype): metatype is Type => typeof metatype === 'function');
-    this.routes.prepare(controllers, this.scanner);
+    this.routes.prepare(this.routeTable.routes());
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {

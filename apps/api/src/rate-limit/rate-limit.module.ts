@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { AuthModule } from '../auth/auth.module';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
@@ -15,8 +14,8 @@ import { RateLimitedErrorFilter } from './rate-limited-error.filter';
  */
 @Module({
   // AuthModule for CredentialRevocationService: the count carries the revocation check in its round
-  // trip. DiscoveryModule for the guard, which resolves every route's throttlers at start-up.
-  imports: [AuthModule, RedisPipelineBatchModule, DiscoveryModule],
+  // trip.
+  imports: [AuthModule, RedisPipelineBatchModule],
   providers: [
     RateLimitService,
     { provide: getOptionsToken(), inject: [RateLimitService], useFactory: (rateLimits: RateLimitService) => rateLimits.throttlerOptions() },

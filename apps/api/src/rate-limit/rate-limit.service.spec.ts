@@ -4,6 +4,8 @@ import { AuthContext, RateLimitExceededError } from '@app/common';
 import { AppConfig } from '@app/config';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import type { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import type { RouteTargets } from '../platform/routing/per-route-memo';
+import type { RouteTable } from '../platform/routing/route-table';
 import { CountedAsSignedIn, PageSignIn } from './page-sign-in';
 import { RateLimitService } from './rate-limit.service';
 
@@ -16,6 +18,9 @@ class SignedInPages implements PageSignIn {
   }
 }
 
+/** The app's routes, as RouteTable lists them. */
+const routeTableOf = (...routes: RouteTargets[]): RouteTable => ({ routes: () => routes }) as unknown as RouteTable;
+
 function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
   const totalHits = options.totalHits ?? 1;
   const record: FixedWindowRecord = {
@@ -27,7 +32,7 @@ function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
   };
   const windows = { increment: jest.fn().mockResolvedValue(record) };
   const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: options.enabled === false ? 'false' : 'true' });
-  const service = new RateLimitService(windows as unknown as FixedWindowStorage, config, new Reflector(), {} as ModuleRef);
+  const service = new RateLimitService(windows as unknown as FixedWindowStorage, config, new Reflector(), {} as ModuleRef, routeTableOf());
   const set = jest.fn();
   return { service, windows, set, res: { set } as unknown as Response };
 }
@@ -123,6 +128,7 @@ describe('RateLimitService', () => {
       Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: 'true' }),
       new Reflector(),
       { get: () => pages } as unknown as ModuleRef,
+      routeTableOf(),
     );
     const pageOptions = withPages.throttlerOptions();
     if (Array.isArray(pageOptions)) throw new Error('Expected module options with common settings.');
@@ -137,5 +143,32 @@ describe('RateLimitService', () => {
     await expect(pageOptions.getTracker?.(anonymous, contextOf(anonymous, PageRoutes))).resolves.toBe('ip:203.0.113.9');
     // A route that does not name a PageSignIn is not asked: its request has no account.
     await expect(Promise.resolve(limit(contextOf(requestTo('/console/api-keys'))))).resolves.toBe(60);
+  });
+
+  it("finds every route's PageSignIn at start-up, and reads no decorator through the Reflector nor asks for the PageSignIn per request", async () => {
+    const pages = new SignedInPages({ userId: 'usr_page', plan: 'pro' } as AuthContext);
+    const reflector = new Reflector();
+    const moduleRef = { get: jest.fn(() => pages) };
+    const service = new RateLimitService(
+      { increment: jest.fn() } as unknown as FixedWindowStorage,
+      Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: 'true' }),
+      reflector,
+      moduleRef as unknown as ModuleRef,
+      routeTableOf([PageRoutes.prototype.page, PageRoutes], [Routes.prototype.api, Routes]),
+    );
+    const reads = jest.spyOn(reflector, 'getAllAndOverride');
+    service.onModuleInit();
+    expect(reads.mock.calls.map(([, targets]) => targets)).toEqual([
+      [PageRoutes.prototype.page, PageRoutes],
+      [Routes.prototype.api, Routes],
+    ]);
+    expect(moduleRef.get).toHaveBeenCalledTimes(1);
+
+    reads.mockClear();
+    moduleRef.get.mockClear();
+    await expect(service.accountOf(contextOf(requestTo('/console/api-keys'), PageRoutes))).resolves.toMatchObject({ userId: 'usr_page' });
+    expect(service.accountOf(contextOf(requestTo('/v2/users/me')))).toBeUndefined();
+    expect(reads).not.toHaveBeenCalled();
+    expect(moduleRef.get).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable, Type } from '@nestjs/common';
+import { ExecutionContext, Injectable, OnModuleInit, Type } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { ThrottlerModuleOptions } from '@nestjs/throttler';
 import type { Response } from 'express';
@@ -8,6 +8,7 @@ import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator
 import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
 import { requestStateOf } from '../platform/request/request-state';
 import { PerRouteMemo } from '../platform/routing/per-route-memo';
+import { RouteTable } from '../platform/routing/route-table';
 import { PAGE_SIGN_IN, PageSignIn } from './page-sign-in';
 import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders, trackerOf } from './rate-limit.policy';
 
@@ -19,10 +20,10 @@ const requestOf = (context: ExecutionContext): AuthenticatedRequest => context.s
  * counts those refused before it, here.
  */
 @Injectable()
-export class RateLimitService {
+export class RateLimitService implements OnModuleInit {
   private readonly enabled: boolean;
   private readonly limits: PlanLimits;
-  /** Each route's PageSignIn, when its controller names one. */
+  /** Each route's PageSignIn, when its controller names one; every route's found at start-up, once every provider exists. */
   private readonly pageSignIns: PerRouteMemo<PageSignIn | undefined>;
 
   constructor(
@@ -30,6 +31,7 @@ export class RateLimitService {
     config: AppConfig,
     reflector: Reflector,
     moduleRef: ModuleRef,
+    private readonly routeTable: RouteTable,
   ) {
     this.enabled = config.RATE_LIMIT_ENABLED === 'true';
     this.limits = config.planLimits;
@@ -37,6 +39,10 @@ export class RateLimitService {
       const signIn = reflector.getAllAndOverride<Type<PageSignIn> | undefined>(PAGE_SIGN_IN, targets);
       return signIn ? moduleRef.get(signIn, { strict: false }) : undefined;
     });
+  }
+
+  onModuleInit(): void {
+    this.pageSignIns.prepare(this.routeTable.routes());
   }
 
   /**

@@ -11,6 +11,7 @@ import { AuthContextFactory } from '../auth-context.factory';
 import type { CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../credential';
 import { CredentialRegistry } from '../credential-registry';
 import { RouteAccessReader } from '../route-access';
+import type { RouteTable } from '../../platform/routing/route-table';
 import { AuthenticationGuard } from './authentication.guard';
 
 const PROVEN: ProvenCredential = { userId: 'usr_1', scopes: [], credentialId: 'key_1' };
@@ -46,7 +47,7 @@ function setup(...strategies: CredentialStrategy[]) {
   const registry = new CredentialRegistry({} as DiscoveryService);
   for (const each of strategies) registry.register(each);
   const accounts = new AccountDirectory(users as unknown as UserRepository);
-  const guard = new AuthenticationGuard(new RouteAccessReader(new Reflector()), registry, new AuthContextFactory(accounts, registry));
+  const guard = new AuthenticationGuard(new RouteAccessReader(new Reflector(), ROUTES_SEEN_ON_THEIR_FIRST_REQUEST), registry, new AuthContextFactory(accounts, registry));
   return { guard, users, accounts };
 }
 
@@ -64,6 +65,9 @@ const requestWith = (kind: CredentialKind): AuthenticatedRequest => ({ headers: 
 function outcome(guard: AuthenticationGuard, req: AuthenticatedRequest): Promise<boolean> {
   return Promise.resolve().then(() => guard.canActivate(contextOf(req)));
 }
+
+/** No route listed at start-up: each test's routes have their access rules read on their first request. */
+const ROUTES_SEEN_ON_THEIR_FIRST_REQUEST = { routes: () => [] } as unknown as RouteTable;
 
 describe('AuthenticationGuard', () => {
   it("runs the strategy of the credential the request carries, and builds the caller with its descriptor's kind", async () => {

@@ -11,6 +11,7 @@ import { AuthContextFactory } from '../auth-context.factory';
 import { CredentialRegistry } from '../credential-registry';
 import { AuthenticationGuard } from '../guards/authentication.guard';
 import { RouteAccessReader } from '../route-access';
+import type { RouteTable } from '../../platform/routing/route-table';
 import { JWT_ISSUER } from '../token.service';
 import { JwtStrategy } from './jwt.strategy';
 
@@ -37,6 +38,9 @@ function contextOf(bearer: string): { context: ExecutionContext; req: Authentica
   return { req, context: context as unknown as ExecutionContext };
 }
 
+/** No route listed at start-up: each test's routes have their access rules read on their first request. */
+const ROUTES_SEEN_ON_THEIR_FIRST_REQUEST = { routes: () => [] } as unknown as RouteTable;
+
 /** Through the authentication guard, as requests reach the strategy. */
 describe('JwtStrategy and its verified-token cache', () => {
   let guard: AuthenticationGuard;
@@ -51,7 +55,7 @@ describe('JwtStrategy and its verified-token cache', () => {
     const config = Object.assign(new AppConfig(), { APP_ENV: 'test', JWT_SECRET: SECRET });
     const registry = new CredentialRegistry({} as DiscoveryService);
     registry.register(new JwtStrategy(config));
-    guard = new AuthenticationGuard(new RouteAccessReader(new Reflector()), registry, new AuthContextFactory(accounts, registry));
+    guard = new AuthenticationGuard(new RouteAccessReader(new Reflector(), ROUTES_SEEN_ON_THEIR_FIRST_REQUEST), registry, new AuthContextFactory(accounts, registry));
     // passport-jwt's typings omit the static verifier it calls, which it documents for tests.
     verifications = jest.spyOn(Strategy as unknown as { JwtVerifier: (...args: unknown[]) => void }, 'JwtVerifier');
   });

@@ -1,6 +1,8 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, OnModuleInit, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { AuthContext } from '@app/common';
+import { PerRouteMemo } from '../../platform/routing/per-route-memo';
+import { RouteTable } from '../../platform/routing/route-table';
 import type { PageSignIn } from '../../rate-limit/page-sign-in';
 import { ConsoleSessions } from './console-sessions';
 import { carriesFormToken, expiredForm } from './form-token';
@@ -27,11 +29,21 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
  * whose pages these are, so that they count against the account, not the address.
  */
 @Injectable()
-export class ConsoleSessionGuard implements CanActivate, PageSignIn {
+export class ConsoleSessionGuard implements CanActivate, PageSignIn, OnModuleInit {
+  /** Whether each route is marked `@BeforeSignIn()`, read for every route at start-up. */
+  private readonly beforeSignInRoutes: PerRouteMemo<boolean>;
+
   constructor(
     private readonly sessions: ConsoleSessions,
-    private readonly reflector: Reflector,
-  ) {}
+    reflector: Reflector,
+    private readonly routeTable: RouteTable,
+  ) {
+    this.beforeSignInRoutes = new PerRouteMemo((targets) => reflector.getAllAndOverride<boolean | undefined>(BEFORE_SIGN_IN, targets) === true);
+  }
+
+  onModuleInit(): void {
+    this.beforeSignInRoutes.prepare(this.routeTable.routes());
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.beforeSignIn(context)) return true;
@@ -51,6 +63,6 @@ export class ConsoleSessionGuard implements CanActivate, PageSignIn {
   }
 
   private beforeSignIn(context: ExecutionContext): boolean {
-    return this.reflector.getAllAndOverride<boolean | undefined>(BEFORE_SIGN_IN, [context.getHandler(), context.getClass()]) === true;
+    return this.beforeSignInRoutes.get(context);
   }
 }

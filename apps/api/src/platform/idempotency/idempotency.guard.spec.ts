@@ -1,15 +1,17 @@
-import { ExecutionContext, Logger } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ExecutionContext, Logger, Post } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { DatabaseError } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
 import type { AppConfig } from '@app/config';
 import { AnswerWritten } from '../answers/answer-writer';
+import { RouteTable } from '../routing/route-table';
 import { CrashPoints } from './crash-points';
 import { IdempotencyOutcomeRepository, OutcomeKey } from './idempotency-outcome.repository';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { IdempotencyGuard } from './idempotency.guard';
+import { ONE_TIME_SECRET_FIELDS, OneTimeSecrets } from './one-time-secret.decorator';
 import { WriteLedger, writeLedgers } from './write-ledger';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyStore } from './idempotency.store';
 
@@ -33,12 +35,24 @@ function fakeOutcomes() {
   };
 }
 
-function guardOf(store: ReturnType<typeof fakeStore>, outcomes = fakeOutcomes()): IdempotencyGuard {
+/** The app's keyed writes: one whose answer shows a secret once. */
+class KeyedRoutes {
+  @Post('resources')
+  create(this: void): void {}
+
+  @Post('api-keys')
+  @OneTimeSecrets('key')
+  createKey(this: void): void {}
+}
+
+function guardOf(store: ReturnType<typeof fakeStore>, outcomes = fakeOutcomes(), reflector = new Reflector()): IdempotencyGuard {
+  const discovery = { getControllers: () => [{ metatype: KeyedRoutes }] } as unknown as DiscoveryService;
   return new IdempotencyGuard(
     store as unknown as IdempotencyStore,
     outcomes as unknown as IdempotencyOutcomeRepository,
     new CrashPoints({} as AppConfig),
-    new Reflector(),
+    reflector,
+    new RouteTable(discovery, new MetadataScanner()),
   );
 }
 
@@ -65,7 +79,7 @@ function fakeResponse() {
   return { res, headers, delivered };
 }
 
-function contextFor(res: ReturnType<typeof fakeResponse>['res']): ExecutionContext {
+function contextFor(res: ReturnType<typeof fakeResponse>['res'], handler: object = KeyedRoutes.prototype.create): ExecutionContext {
   const req = {
     method: 'POST',
     originalUrl: '/v2/resources',
@@ -75,7 +89,8 @@ function contextFor(res: ReturnType<typeof fakeResponse>['res']): ExecutionConte
   } as unknown as AuthenticatedRequest;
   return {
     getType: () => 'http',
-    getHandler: () => contextFor,
+    getClass: () => KeyedRoutes,
+    getHandler: () => handler,
     switchToHttp: () => ({ getRequest: () => req, getResponse: () => res as unknown as Response }),
   } as unknown as ExecutionContext;
 }
@@ -134,6 +149,29 @@ describe('IdempotencyGuard', () => {
     const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
     await answer(store, 201);
     expect(store.complete).toHaveBeenCalledWith(expect.anything(), expect.any(String), expect.objectContaining({ status: 201 }));
+  });
+
+  it("reads each route's one-time secret fields at start-up, and no decorator through the Reflector on a request", async () => {
+    const reflector = new Reflector();
+    const store = fakeStore({ kind: 'claimed', claim: { ...claim, heldUntil: Date.now() + 6000 } });
+    const guard = guardOf(store, fakeOutcomes(), reflector);
+    const reads = jest.spyOn(reflector, 'get');
+    guard.onModuleInit();
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(reads).toHaveBeenCalledWith(ONE_TIME_SECRET_FIELDS, KeyedRoutes.prototype.createKey);
+
+    reads.mockClear();
+    const response = fakeResponse();
+    await writeLedgers.run(new WriteLedger(), () => guard.canActivate(contextFor(response.res, KeyedRoutes.prototype.createKey)));
+    response.res.statusCode = 201;
+    response.res.send('{"data":{"id":"key_1","key":"shown-once"}}');
+    await response.delivered;
+    expect(store.complete).toHaveBeenCalledWith(
+      expect.anything(),
+      expect.any(String),
+      expect.objectContaining({ body: '{"data":{"id":"key_1"}}', headers: expect.objectContaining({ 'idempotent-secret-omitted': 'key' }) }),
+    );
+    expect(reads).not.toHaveBeenCalled();
   });
 
   /** A transaction of the request committed with the key's outcome row in it. */

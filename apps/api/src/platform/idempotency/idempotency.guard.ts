@@ -1,9 +1,11 @@
-import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { renderError } from '../filters/app-exception.filter';
+import { PerRouteMemo } from '../routing/per-route-memo';
+import { RouteTable } from '../routing/route-table';
 import { AnswerWritten, writeAnswer, WrittenAnswer } from '../answers/answer-writer';
 import { CrashPoints } from './crash-points';
 import { EarlierOutcome, IdempotencyOutcomeRepository } from './idempotency-outcome.repository';
@@ -90,15 +92,24 @@ function claimOutcomeOf(earlier: EarlierOutcome): Exclude<ClaimOutcome, { kind: 
  * the earlier request left.
  */
 @Injectable()
-export class IdempotencyGuard implements CanActivate {
+export class IdempotencyGuard implements CanActivate, OnModuleInit {
   private readonly logger = new Logger('Idempotency');
+  /** Each route handler's one-time secret fields (`@OneTimeSecret`), read for every route at start-up. */
+  private readonly secretFieldsOfRoutes: PerRouteMemo<string[]>;
 
   constructor(
     private readonly store: IdempotencyStore,
     private readonly outcomes: IdempotencyOutcomeRepository,
     private readonly crashes: CrashPoints,
-    private readonly reflector: Reflector,
-  ) {}
+    reflector: Reflector,
+    private readonly routeTable: RouteTable,
+  ) {
+    this.secretFieldsOfRoutes = new PerRouteMemo(([handler]) => reflector.get<string[] | undefined>(ONE_TIME_SECRET_FIELDS, handler) ?? []);
+  }
+
+  onModuleInit(): void {
+    this.secretFieldsOfRoutes.prepare(this.routeTable.routes());
+  }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
@@ -119,12 +130,8 @@ export class IdempotencyGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     if (outcome.kind !== 'claimed') throw answerInstead(res, answerToTakenKey(outcome));
     ledger.start({ key: outcome.claim.outcome, settledEarlier: (earlier) => answerInstead(res, answerToTakenKey(claimOutcomeOf(earlier))) });
-    this.captureAnswer(res, outcome.claim, ledger, fingerprint, this.secretFields(context));
+    this.captureAnswer(res, outcome.claim, ledger, fingerprint, this.secretFieldsOfRoutes.get(context));
     return true;
-  }
-
-  private secretFields(context: ExecutionContext): string[] {
-    return this.reflector.get<string[] | undefined>(ONE_TIME_SECRET_FIELDS, context.getHandler()) ?? [];
   }
 
   /** Holds the first send of the answer until it is stored (or the key released), renewing the claim until then. */

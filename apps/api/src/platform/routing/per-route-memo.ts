@@ -1,6 +1,4 @@
 import type { ExecutionContext, Type } from '@nestjs/common';
-import { METHOD_METADATA } from '@nestjs/common/constants';
-import type { MetadataScanner } from '@nestjs/core';
 
 /** The targets Nest's Reflector reads a route's metadata from: the handler, then its controller. */
 export type RouteTargets = [handler: ReturnType<ExecutionContext['getHandler']>, controller: Type<unknown>];
@@ -18,16 +16,9 @@ export class PerRouteMemo<T> {
 
   constructor(private readonly derive: (targets: RouteTargets) => T) {}
 
-  /** Derives the value of every route handler (own or inherited) of these controllers. */
-  prepare(controllers: readonly Type<unknown>[], scanner: MetadataScanner): void {
-    for (const controller of controllers) {
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of scanner.getAllMethodNames(prototype)) {
-        const handler = prototype[name];
-        if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        this.remember(controller, handler, this.derive([handler, controller]));
-      }
-    }
+  /** Derives the value of each of these routes (RouteTable's, at start-up). */
+  prepare(routes: readonly RouteTargets[]): void {
+    for (const [handler, controller] of routes) this.remember(controller, handler, this.derive([handler, controller]));
   }
 
   get(context: ExecutionContext): T {
