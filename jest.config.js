@@ -43,7 +43,6 @@ const SYSTEM_SUITES = [
   'credential-revocation-replicas',
   'delivery-faults',
   'dependency-faults',
-  'dependency-rules',
   'deployment-manifests',
   'idempotency-crash',
   'idempotency-faults',
@@ -100,7 +99,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts'],
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/test/unit-tier.spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', anyOf([...SERVICE_SPECS, ...SYSTEM_SPECS])],
       setupFilesAfterEnv: ['<rootDir>/test/unit-tier.setup.ts'],
     },

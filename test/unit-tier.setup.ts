@@ -16,6 +16,8 @@ type ConnectArguments = Parameters<net.Socket['connect']>;
 
 function destination(args: ConnectArguments): { host?: string; port?: number } {
   const [first, second] = args as unknown[];
+  // net.connect() and createConnection() hand the socket their arguments as one array.
+  if (Array.isArray(first)) return destination(first as ConnectArguments);
   if (typeof first === 'object' && first !== null) {
     const options = first as { host?: string; port?: number | string; path?: string };
     return options.path ? {} : { host: options.host, port: Number(options.port) };
@@ -26,7 +28,8 @@ function destination(args: ConnectArguments): { host?: string; port?: number } {
   return {};
 }
 
-const originalConnect = net.Socket.prototype.connect;
+const socketPrototype = net.Socket.prototype;
+const originalConnect = Object.getOwnPropertyDescriptor(socketPrototype, 'connect')?.value as net.Socket['connect'];
 const refusedConnect = function connect(this: net.Socket, ...args: ConnectArguments): net.Socket {
   const { host, port } = destination(args);
   if (!LOOPBACK.has(host) || (port !== undefined && SERVICE_PORTS.has(port))) {
@@ -38,7 +41,7 @@ const refusedConnect = function connect(this: net.Socket, ...args: ConnectArgume
 const CHILD_PROCESS_STARTERS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;
 const originalStarters = CHILD_PROCESS_STARTERS.map((name) => [name, childProcess[name]] as const);
 
-net.Socket.prototype.connect = refusedConnect;
+socketPrototype.connect = refusedConnect;
 for (const name of CHILD_PROCESS_STARTERS) {
   Object.assign(childProcess, {
     [name]: () => {
@@ -48,6 +51,6 @@ for (const name of CHILD_PROCESS_STARTERS) {
 }
 
 afterAll(() => {
-  net.Socket.prototype.connect = originalConnect;
+  socketPrototype.connect = originalConnect;
   for (const [name, starter] of originalStarters) Object.assign(childProcess, { [name]: starter });
 });
