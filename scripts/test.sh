@@ -10,11 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The unit tier is CPU-bound: one worker per core. The api and system suites mostly wait on
-# sockets and processes, so one more worker than cores keeps both cores busy.
+# The unit tier is CPU-bound: one worker per core. The api suites mostly wait on sockets, so one
+# more worker than cores keeps both busy. The system suites' own processes take the cores, so two
+# at a time, each within its start-up deadlines.
 unit_tier() { npx jest --selectProjects unit --maxWorkers=2 "$@"; }
 api_tier() { npx jest --selectProjects api --maxWorkers=3 "$@"; }
-system_tier() { npx jest --selectProjects system --maxWorkers=3 "$@"; }
+system_tier() { npx jest --selectProjects system --maxWorkers=2 "$@"; }
 
 failed=()
 timings=()
