@@ -2,7 +2,7 @@
  * Who may import whom, between the apps, the libraries and the bounded contexts of the API (the
  * folders of apps/api/src); README.md, "Who imports whom", draws it. `npm run lint` checks it with
  * scripts/check-dependencies.mjs, which adds the one rule dependency-cruiser cannot state
- * (no-context-cycle); test/dependency-rules.e2e-spec.ts shows each rule bites. That a library
+ * (no-context-cycle); scripts/check-dependencies.test.mjs shows each rule bites. That a library
  * never imports an app is eslint's rule (eslint.config.mjs), spec files included.
  */
 

@@ -5,7 +5,7 @@ import {
   createSuiteEnvironment,
   createTestApp,
   createUser,
-  FROM_SOURCE,
+  built,
   HttpsReceiver,
   PROJECT_ROOT,
   startHttpsReceiver,
@@ -55,7 +55,7 @@ describe('Developer console in a browser', () => {
       else res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
     });
     t = await createTestApp();
-    worker = spawn(process.execPath, [...FROM_SOURCE, 'apps/worker/src/main.ts'], {
+    worker = spawn(process.execPath, [built('apps/worker/src/main.ts')], {
       cwd: PROJECT_ROOT,
       stdio: 'ignore',
       env: { ...process.env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '50', WEBHOOK_RETRY_SCHEDULE_MS: '0,20,20,20,20' },

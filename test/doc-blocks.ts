@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FROM_SOURCE, PROJECT_ROOT } from './support';
+import { built, PROJECT_ROOT } from './support';
 
 /** A fenced code block of a Markdown file, marked for the tests by an HTML comment before it. */
 export interface DocBlock {
@@ -125,9 +125,9 @@ export class Background {
   }
 }
 
-/** The worker run from source (no build needed), once it logs that it is ready. */
-export async function startSourceWorker(env: NodeJS.ProcessEnv, readyWithinMs = 60_000): Promise<Background> {
-  const worker = new Background(process.execPath, [...FROM_SOURCE, 'apps/worker/src/main.ts'], { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env }, PROJECT_ROOT);
+/** The built worker, once it logs that it is ready, its output kept. */
+export async function startWorkerProcess(env: NodeJS.ProcessEnv, readyWithinMs = 60_000): Promise<Background> {
+  const worker = new Background(process.execPath, [built('apps/worker/src/main.ts')], { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env }, PROJECT_ROOT);
   const deadline = Date.now() + readyWithinMs;
   while (!worker.output.includes('"msg":"Worker ready"')) {
     if (worker.process.exitCode !== null) throw new Error(`the worker exited with ${worker.process.exitCode}:\n${worker.output}`);

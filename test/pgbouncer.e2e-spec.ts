@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { MIGRATIONS, prepareDatabase } from '@app/database';
-import { Background, startSourceWorker } from './doc-blocks';
+import { Background, startWorkerProcess } from './doc-blocks';
 import {
   createTestApp,
   deleteRedisKeys,
@@ -145,7 +145,7 @@ const TITLE = 'the API and the worker behind PgBouncer in transaction mode';
 
     const beforeWorker = await t.http.post('/v2/resources').set(...bearer()).send({ name: 'Before the worker' }).expect(201);
     // Polling only every minute: what arrives sooner than that was woken by a notification.
-    worker = await startSourceWorker({ ...env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '60000' });
+    worker = await startWorkerProcess({ ...env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '60000' });
     await waitUntil(deliveredObject(beforeWorker.body.data.id as string));
 
     const afterWorker = await t.http.post('/v2/resources').set(...bearer()).send({ name: 'After the worker' }).expect(201);

@@ -5,7 +5,7 @@ import { AddressInfo, connect, Socket } from 'node:net';
 import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { REDIS } from '@app/database';
-import { createTestApp, FROM_SOURCE, PROJECT_ROOT, TestApp } from './support';
+import { built, createTestApp, PROJECT_ROOT, TestApp } from './support';
 
 const GENERATED_REQUEST_ID = /^req_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -482,9 +482,9 @@ describe('the API process (docs/api.md#processes)', () => {
     stderr: string;
   }
 
-  /** Runs `apps/api/src/main.ts` as production would, from source; `onStdout` sees the output as it comes. */
+  /** Runs the built API as production would; `onStdout` sees the output as it comes. */
   function runApi(env: NodeJS.ProcessEnv, onStdout?: (stdout: string, stop: () => void) => void): Promise<Exit> {
-    const child = spawn(process.execPath, [...FROM_SOURCE, 'apps/api/src/main.ts'], {
+    const child = spawn(process.execPath, [built('apps/api/src/main.ts')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signatureHeaders } from '../apps/worker/src/delivery/webhook-signature';
-import { Background, markedBlock, markedBlocks, runProcess, ShellSession, ShellResult, startSourceWorker } from './doc-blocks';
+import { Background, markedBlock, markedBlocks, runProcess, ShellSession, ShellResult, startWorkerProcess } from './doc-blocks';
 import { createSuiteEnvironment, createTestApp, freePort, PROJECT_ROOT, SuiteEnvironment, TestApp, waitUntil } from './support';
 
 const README = 'README.md';
@@ -65,7 +65,7 @@ describe('the first requests of README.md and docs/quickstart.md, and docs/webho
     writeFileSync(join(home, 'rms-receiver', 'receiver.js'), markedBlock(WEBHOOKS, 'webhook-snippet', 'receiver.js').code);
 
     t = await createTestApp();
-    worker = await startSourceWorker({
+    worker = await startWorkerProcess({
       NODE_EXTRA_CA_CERTS: join(home, 'rms-receiver', 'cert.pem'),
       WEBHOOK_RELAY_INTERVAL_MS: '50',
     });

@@ -4,7 +4,7 @@ import { createRmsClient, RmsClient, unwrap, verifyWebhook, WebhookVerificationE
 import {
   createSuiteEnvironment,
   createTestApp,
-  FROM_SOURCE,
+  built,
   HttpsReceiver,
   newCredentials,
   PROJECT_ROOT,
@@ -34,7 +34,7 @@ describe('SDK journey', () => {
     Object.assign(process.env, suite.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     receiver = await startHttpsReceiver();
     t = await createTestApp();
-    worker = spawn(process.execPath, [...FROM_SOURCE, 'apps/worker/src/main.ts'], {
+    worker = spawn(process.execPath, [built('apps/worker/src/main.ts')], {
       cwd: PROJECT_ROOT,
       stdio: 'ignore',
       env: { ...process.env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '50' },

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { BUILT_API, freePort, FROM_SOURCE, PROJECT_ROOT } from './support';
+import { BUILT_API, built, freePort, PROJECT_ROOT } from './support';
 
 /**
  * Operators start the built service with `npm run start:api` / `start:worker` and the
@@ -118,7 +118,7 @@ describe('settings at start (docs/api.md#processes)', () => {
   });
 
   it('stops the API at start, naming CORS_ORIGINS, when an entry is not an origin', async () => {
-    const api = spawn(process.execPath, [...FROM_SOURCE, 'apps/api/src/main.ts'], {
+    const api = spawn(process.execPath, [built('apps/api/src/main.ts')], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, CORS_ORIGINS: 'https://app.example.com,https://admin.example.com/app' },
     });

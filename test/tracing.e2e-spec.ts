@@ -2,16 +2,15 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { Background, startSourceWorker } from './doc-blocks';
+import { Background, startWorkerProcess } from './doc-blocks';
 import {
   createSuiteEnvironment,
   createTestApp,
   createUser,
   freePort,
-  FROM_SOURCE,
+  built,
   HttpsReceiver,
   PROJECT_ROOT,
   startHttpsReceiver,
@@ -86,10 +85,10 @@ async function startOtlpReceiver(): Promise<OtlpReceiver> {
   };
 }
 
-/** The API run from source, as `node apps/api/src/main.ts` would, its output kept. */
-async function startSourceApi(env: NodeJS.ProcessEnv): Promise<{ url: string; process: Background }> {
+/** The built API in a process of its own, its output kept. */
+async function startApiProcess(env: NodeJS.ProcessEnv): Promise<{ url: string; process: Background }> {
   const port = await freePort();
-  const api = new Background(process.execPath, [...FROM_SOURCE, 'apps/api/src/main.ts'], { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env, PORT: String(port) }, PROJECT_ROOT);
+  const api = new Background(process.execPath, [built('apps/api/src/main.ts')], { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env, PORT: String(port) }, PROJECT_ROOT);
   const url = `http://127.0.0.1:${port}`;
   await waitUntil(
     async () => {
@@ -123,7 +122,7 @@ function descendsFrom(span: ExportedSpan, ancestor: ExportedSpan, spans: Exporte
 }
 
 /**
- * The API and the worker, each a process run from source with an OTLP endpoint set, exporting to a
+ * The API and the worker, each a built process with an OTLP endpoint set, exporting to a
  * receiver in this process; a webhook pointed at a real HTTPS receiver.
  */
 describe('tracing from a request to the webhook it caused', () => {
@@ -146,16 +145,16 @@ describe('tracing from a request to the webhook it caused', () => {
     const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' };
     const env = { ...suite.env, ...tracing, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
     [api, trustingApi, unsampledApi, worker] = await Promise.all([
-      startSourceApi(env),
-      startSourceApi({ ...env, TRACE_TRUST_INBOUND: 'true' }),
-      startSourceApi({
+      startApiProcess(env),
+      startApiProcess({ ...env, TRACE_TRUST_INBOUND: 'true' }),
+      startApiProcess({
         ...env,
         OTEL_SERVICE_NAME: 'rms-api-unsampled',
         OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
         OTEL_TRACES_SAMPLER_ARG: '0',
         OTEL_LOG_LEVEL: 'debug',
       }),
-      startSourceWorker({ ...env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '50' }, 120_000),
+      startWorkerProcess({ ...env, NODE_EXTRA_CA_CERTS: receiver.certFile, WEBHOOK_RELAY_INTERVAL_MS: '50' }, 120_000),
     ]);
     db = new Client({ connectionString: suite.env.DATABASE_URL });
     await db.connect();
@@ -361,13 +360,13 @@ describe('tracing off (no OTLP endpoint)', () => {
   /** The OpenTelemetry packages loaded once the modules given are, with the environment given. */
   function openTelemetryPackagesLoaded(entries: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
     const script = [
-      ...entries.map((entry) => `require(${JSON.stringify(resolve(PROJECT_ROOT, entry))});`),
+      ...entries.map((entry) => `require(${JSON.stringify(built(entry))});`),
       `const names = Object.keys(require.cache).map((file) => /node_modules\\/(@opentelemetry\\/[^/]+)\\//.exec(file)?.[1]).filter(Boolean);`,
       `process.stdout.write(JSON.stringify([...new Set(names)].sort()));`,
     ].join('\n');
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
     return new Promise((done, fail) => {
-      execFile(process.execPath, [...FROM_SOURCE, '-e', script], { cwd: PROJECT_ROOT, env: { ...inherited, ...env } }, (error, stdout, stderr) => {
+      execFile(process.execPath, ['-e', script], { cwd: PROJECT_ROOT, env: { ...inherited, ...env } }, (error, stdout, stderr) => {
         if (error) fail(new Error(`${error.message}\n${stderr}`));
         else done(JSON.parse(stdout) as string[]);
       });

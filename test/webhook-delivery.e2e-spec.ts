@@ -5,7 +5,7 @@ import {
   createTestApp,
   createUser,
   freePort,
-  FROM_SOURCE,
+  built,
   HttpsReceiver,
   PROJECT_ROOT,
   ReceivedRequest,
@@ -34,7 +34,7 @@ describe('webhook delivery', () => {
     t = await createTestApp();
     owner = await createUser(t.http);
     metricsPort = await freePort();
-    worker = spawn(process.execPath, [...FROM_SOURCE, 'apps/worker/src/main.ts'], {
+    worker = spawn(process.execPath, [built('apps/worker/src/main.ts')], {
       cwd: PROJECT_ROOT,
       stdio: 'ignore',
       env: {

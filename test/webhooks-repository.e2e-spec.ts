@@ -9,10 +9,11 @@ import {
   WebhookRepository,
 } from '@app/database';
 import { EventRepository } from '../apps/api/src/events/event.repository';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { createSuiteEnvironment, createTestApp, createUser, SuiteEnvironment, TestApp, TestUser } from './support';
 
 /** The webhook schema and its repositories on the real database (docs/api.md#webhooks). */
 describe('webhook and event repositories', () => {
+  let suite: SuiteEnvironment;
   let testApp: TestApp;
   let dataSource: DataSource;
   let outbox: EventOutbox;
@@ -24,7 +25,10 @@ describe('webhook and event repositories', () => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    testApp = await createTestApp();
+    // The relay claims every unpublished event of its database: a database of the suite's own
+    // keeps out the events that suites running beside it write meanwhile.
+    suite = await createSuiteEnvironment('webhooks_repository');
+    testApp = await createTestApp({ env: suite.env });
     dataSource = testApp.app.get(DataSource);
     outbox = testApp.app.get(EventOutbox);
     events = testApp.app.get(EventRepository);
@@ -37,7 +41,10 @@ describe('webhook and event repositories', () => {
     await dataSource.query('UPDATE events SET published_at = now()');
   });
 
-  afterAll(() => testApp.close());
+  afterAll(async () => {
+    await testApp.close();
+    await suite.destroy();
+  });
 
   function newWebhook(ownerId: string, subscribed: ('user.updated' | 'resource.created')[]) {
     return webhooks.insert({

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import Redis from 'ioredis';
 import { ConfigModule } from '@app/config';
 import { DELIVERY_JOB_NAME, QueueModule, WEBHOOK_DELIVERIES_QUEUE, WebhookDeliveryJob } from '@app/queue';
-import { FROM_SOURCE, PROJECT_ROOT } from './support';
+import { built, PROJECT_ROOT } from './support';
 
 const PREFIX = process.env.REDIS_PREFIX ?? '';
 
@@ -19,7 +19,7 @@ interface LogLine {
 function startWorker(env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
   return spawn(
     process.execPath,
-    [...FROM_SOURCE, 'apps/worker/src/main.ts'],
+    [built('apps/worker/src/main.ts')],
     { cwd: PROJECT_ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env } },
   );
 }

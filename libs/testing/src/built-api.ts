@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './private-servers';
-import { FROM_SOURCE, PROJECT_ROOT } from './source-process';
+import { PROJECT_ROOT } from './source-process';
 
 /** The built API entry point; `npm test` builds before Jest runs. */
 export const BUILT_API = join(PROJECT_ROOT, 'dist/apps/api/src/main.js');
@@ -61,13 +61,13 @@ export async function startBuiltApi(env: NodeJS.ProcessEnv = {}, onStdout?: (chu
 }
 
 /**
- * Starts one more API process from source, with the run's database and Redis plus `env`:
+ * Starts one more built API process, with the run's database and Redis plus `env`:
  * replicas of one deployment, for what must hold across them. `stop` ends it as an
  * orchestrator does (SIGTERM).
  */
 export async function startApiReplica(env: NodeJS.ProcessEnv = {}): Promise<RunningApi> {
   return launchApi({
-    args: [...FROM_SOURCE, 'apps/api/src/main.ts'],
+    args: [BUILT_API],
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
     stopSignal: 'SIGTERM',

@@ -14,10 +14,22 @@ function repositoryRoot(from: string): string {
 export const PROJECT_ROOT = repositoryRoot(__dirname);
 
 /**
- * Node arguments that run a TypeScript entry point from source, path aliases included; the
- * hooks are named by absolute path so that a process may run from another directory too.
+ * Node arguments that run a TypeScript file from source, path aliases included: for the
+ * scripts, which the build leaves out. The hooks are named by absolute path so that a process
+ * may run from another directory too.
  */
 export const FROM_SOURCE = ['-r', require.resolve('ts-node/register/transpile-only'), '-r', require.resolve('tsconfig-paths/register')];
+
+/**
+ * The compiled counterpart in dist/ of a file of apps/ or libs/ (`apps/worker/src/main.ts` →
+ * `dist/apps/worker/src/main.js`): processes start from the build, as operators run them and
+ * without compiling the source again. `npm test` builds before the tiers that start them.
+ */
+export function built(sourceFile: string): string {
+  const compiled = resolve(PROJECT_ROOT, 'dist', sourceFile.replace(/\.ts$/, '.js'));
+  if (!existsSync(compiled)) throw new Error(`${compiled} is missing: run npm run build`);
+  return compiled;
+}
 
 export interface CliResult {
   code: number;
@@ -34,7 +46,7 @@ export interface CliSetting {
 }
 
 /**
- * Runs the admin CLI from source against the run's database (environment from the global
+ * Runs the built admin CLI against the run's database (environment from the global
  * setup) unless `setting` says otherwise; `env` is added to the environment; `input` is written
  * to its standard input, which is otherwise closed at once.
  */
@@ -43,9 +55,8 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, input = '', 
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      [...FROM_SOURCE, resolve(PROJECT_ROOT, 'apps/api/src/cli.ts'), ...args],
-      // ts-node and tsconfig-paths look for the project's tsconfig from the working directory.
-      { cwd: setting.cwd ?? PROJECT_ROOT, env: { ...inherited, TS_NODE_PROJECT: resolve(PROJECT_ROOT, 'tsconfig.json'), ...env } },
+      [built('apps/api/src/cli.ts'), ...args],
+      { cwd: setting.cwd ?? PROJECT_ROOT, env: { ...inherited, ...env } },
       (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin?.end(input);

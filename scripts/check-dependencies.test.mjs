@@ -2,20 +2,22 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PROJECT_ROOT } from '@app/testing';
+import process from 'node:process';
+import { before as beforeAll, describe, it } from 'node:test';
+import { fileURLToPath, URL } from 'node:url';
+import { expect } from 'expect';
 
-const CHECKER = join(PROJECT_ROOT, 'scripts/check-dependencies.mjs');
+/**
+ * A check of the checker, run by `npm run lint` with Node's test runner (a tool check, not a
+ * Jest suite): each import rule fails a tree that breaks it and passes one that keeps it.
+ */
+const CHECKER = fileURLToPath(new URL('./check-dependencies.mjs', import.meta.url));
 
-/** A small tree laid out like the repository: file path → source. */
-type Tree = Record<string, string>;
-
-interface CheckResult {
-  code: number;
-  output: string;
-}
-
-/** Runs `npm run lint`'s import check on `tree`, written to a directory of its own. */
-async function check(tree: Tree): Promise<CheckResult> {
+/**
+ * Runs `npm run lint`'s import check on `tree` (a small tree laid out like the repository: file
+ * path → source), written to a directory of its own; resolves with its exit code and output.
+ */
+async function check(tree) {
   const root = await mkdtemp(join(tmpdir(), 'dependency-rules-'));
   try {
     for (const [path, source] of Object.entries(tree)) {
@@ -33,7 +35,7 @@ async function check(tree: Tree): Promise<CheckResult> {
 }
 
 /** A module exporting `name` and importing each of `imports` (relative paths). */
-function source(name: string, ...imports: string[]): string {
+function source(name, ...imports) {
   const names = imports.map((_, index) => `imported${index}`);
   return [
     ...imports.map((path, index) => `import { value as ${names[index]} } from '${path}';`),
@@ -46,7 +48,7 @@ function source(name: string, ...imports: string[]): string {
 const MEMBERS_SQL = '../../../../libs/database/src/published-sql/organization-members.sql';
 
 /** Every folder imports only what the rules allow. */
-const ALLOWED: Tree = {
+const ALLOWED = {
   'libs/database/src/published-sql/organization-members.sql.ts': source('memberships'),
   'apps/api/src/organizations/organization.repository.ts': source('organizations', MEMBERS_SQL),
   'apps/api/src/resources/resource.repository.ts': source('resources', MEMBERS_SQL),
@@ -84,7 +86,7 @@ describe('the import rules (.dependency-cruiser.cjs, scripts/check-dependencies.
   });
 
   describe('on a tree that breaks each of them', () => {
-    let result: CheckResult;
+    let result;
 
     beforeAll(async () => {
       result = await check({
