@@ -57,6 +57,25 @@ const PORTS = {
  * running the scenarios: on this noisy machine the way to see a change of a few percent.
  */
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
+/**
+ * The row kinds the comparison measures, in this order whatever `BENCH_COMPARE_ROWS` (a comma list,
+ * all three by default) names: the POST row last, so that the reads never see the rows it writes.
+ */
+const COMPARED_ROW_KINDS = ['by-id', 'list', 'post'] as const;
+type ComparedRowKind = (typeof COMPARED_ROW_KINDS)[number];
+const isComparedRowKind = (name: string): name is ComparedRowKind => (COMPARED_ROW_KINDS as readonly string[]).includes(name);
+
+function comparedRowKinds(): ComparedRowKind[] {
+  const named = (process.env.BENCH_COMPARE_ROWS ?? COMPARED_ROW_KINDS.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = named.filter((name) => !isComparedRowKind(name));
+  if (unknown.length > 0 || named.length === 0) {
+    throw new Error(`BENCH_COMPARE_ROWS "${named.join(',')}": name some of ${COMPARED_ROW_KINDS.join(', ')}`);
+  }
+  return COMPARED_ROW_KINDS.filter((kind) => named.includes(kind));
+}
 /** The Node binary the compared build runs on (this one's by default): "this build on this runtime against that build on that one". */
 const COMPARED_NODE = process.env.BENCH_COMPARE_NODE ?? process.execPath;
 /** Only the tracing rows (`BENCH_SCENARIOS=tracing`), with an A/A row: what tracing costs, without the rest's half hour. */
@@ -240,6 +259,15 @@ const resourceBody = (n: number) => ({
   tags: ['bench'],
 });
 
+/** The list's cursor page 1 and the single create, as the scenarios and the build comparison both send them. */
+const listPage1 = (headers?: Record<string, string>): Load => ({ paths: ['/v2/resources?limit=20'], headers });
+const createOne = (headers?: Record<string, string>): Load => ({
+  method: 'POST',
+  paths: ['/v2/resources'],
+  body: JSON.stringify(resourceBody(1)),
+  headers,
+});
+
 interface Row {
   scenario: string;
   service: Summary;
@@ -334,6 +362,7 @@ function memoryTable(rows: Row[], idle: IdleMemory, flags: string): string {
 
 async function main(): Promise<void> {
   mkdirSync(LOG_DIR, { recursive: true });
+  const comparedRows = COMPARED_DIST === undefined ? [] : comparedRowKinds();
   const admin = new Client({ connectionString: `${SERVER}/postgres` });
   await admin.connect();
   const prepared = spawnSync(process.execPath, ['dist/apps/api/src/cli.js', 'db:prepare'], { env: serviceEnv, stdio: 'inherit' });
@@ -368,11 +397,11 @@ async function main(): Promise<void> {
     const idle = [idleApi, ...(await idleMemory([PORTS.floor, PORTS.baseline]))];
     const byId = ids.map((id) => `/v2/resources/${id}`);
     if (COMPARED_DIST !== undefined) {
-      report(await buildComparison(COMPARED_DIST, byId, jwt), idle, flags);
+      report(await buildComparison(COMPARED_DIST, comparedRows, byId, jwt, logIn), idle, flags);
       return;
     }
     if (TRACING_ONLY) {
-      report(await tracingCosts(byId, jwt), idle, flags);
+      report([await tracingCosts(byId, jwt)], idle, flags);
       return;
     }
     const deep = await deepCursor(PORTS.api, jwt, 90_000);
@@ -406,9 +435,9 @@ async function main(): Promise<void> {
       },
       {
         name: 'GET /resources?limit=20 (cursor, page 1)',
-        service: { paths: ['/v2/resources?limit=20'], headers: jwt },
-        floor: { paths: ['/v2/resources?limit=20'] },
-        baseline: { paths: ['/v2/resources?limit=20'] },
+        service: listPage1(jwt),
+        floor: listPage1(),
+        baseline: listPage1(),
         target: floorTarget,
       },
       {
@@ -427,9 +456,9 @@ async function main(): Promise<void> {
       },
       {
         name: 'POST /resources',
-        service: { method: 'POST', paths: ['/v2/resources'], body: JSON.stringify(resourceBody(1)), headers: jwt },
-        floor: { method: 'POST', paths: ['/v2/resources'], body: JSON.stringify(resourceBody(1)) },
-        baseline: { method: 'POST', paths: ['/v2/resources'], body: JSON.stringify(resourceBody(1)) },
+        service: createOne(jwt),
+        floor: createOne(),
+        baseline: createOne(),
         target: (s, _f, b) => ['>= 40% of baseline req/s', s.rps >= 0.4 * b.rps],
         floorRow: {
           name: 'POST /resources, service / floor',
@@ -479,7 +508,7 @@ async function main(): Promise<void> {
     await logIn();
     rows.push(...(await tracingCosts(byId, jwt)));
 
-    report(rows, idle, flags);
+    report([rows], idle, flags);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -490,9 +519,13 @@ async function main(): Promise<void> {
   }
 }
 
-/** Prints the tables, writes them to `.bench/results.md`, and lists every non-2xx answer seen. */
-function report(rows: Row[], idle: IdleMemory, flags: string): void {
-  const output = `${table(rows)}\n\n${memoryTable(rows, idle, flags)}`;
+/**
+ * Prints the tables (one per group of rows, then the memory of all of them), writes them to
+ * `.bench/results.md`, and lists every non-2xx answer seen.
+ */
+function report(tables: Row[][], idle: IdleMemory, flags: string): void {
+  const rows = tables.flat();
+  const output = [...tables.map(table), memoryTable(rows, idle, flags)].join('\n\n');
   const failures = rows
     .filter((row) => row.service.non2xx + (row.floor?.non2xx ?? 0) + (row.baseline?.non2xx ?? 0) > 0)
     .map(
@@ -668,14 +701,21 @@ async function tracingCosts(paths: string[], headers: Record<string, string>): P
 }
 
 /**
- * A read by id with a JWT and the rate limit through this build, through a second process of this
- * build (the A/A row: how far two identical processes differ in this run, the noise every other
- * difference is read against) and through the one in `dist` on `COMPARED_NODE`, beside the floor,
- * in the same alternating rounds. The other build runs against this build's schema and seed, so it
- * must share the schema (migrations are not run for it), with the Node flags of its own
- * `start:api` script.
+ * A read by id with a JWT and the rate limit, cursor page 1 of the list and a single create (each
+ * as the scenarios send it), each kind of `kinds` measured on its own: through this build, through
+ * a second process of this build (the A/A row: how far two identical processes differ in this run,
+ * the noise every other difference is read against) and through the one in `dist` on
+ * `COMPARED_NODE`, beside the floor, in the same alternating rounds. One table per kind. The other
+ * build runs against this build's schema and seed, so it must share the schema (migrations are not
+ * run for it), with the Node flags of its own `start:api` script.
  */
-async function buildComparison(dist: string, paths: string[], headers: Record<string, string>): Promise<Row[]> {
+async function buildComparison(
+  dist: string,
+  kinds: ComparedRowKind[],
+  paths: string[],
+  headers: Record<string, string>,
+  logIn: () => Promise<void>,
+): Promise<Row[][]> {
   const comparedFlags = apiNodeFlagsOf(join(dist, '..', 'package.json'));
   startProcess('api-compared', [...comparedFlags, join(dist, 'apps/api/src/main.js')], { ...serviceEnv, PORT: String(PORTS.compared) }, 'metrics', COMPARED_NODE);
   startProcess('api-twin', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.twin) }, 'metrics');
@@ -686,22 +726,38 @@ async function buildComparison(dist: string, paths: string[], headers: Record<st
       .then((response) => response.text())
       .then((metrics) => /^nodejs_version_info\{[^}]*version="(v[^"]+)"/m.exec(metrics)?.[1] ?? 'unknown');
   const [comparedRuntime, ownRuntime] = await Promise.all([runtime(PORTS.compared), runtime(PORTS.api)]);
-  const [current, twin, compared, floor] = await measureRounds([
-    { port: PORTS.api, load: { paths, headers } },
-    { port: PORTS.twin, load: { paths, headers } },
-    { port: PORTS.compared, load: { paths, headers } },
-    { port: PORTS.floor, load: { paths } },
-  ]);
   const change = (ours: Summary, theirs: Summary): string => {
     const signed = (a: number, b: number): string => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
     const cpu = ours.cpu && theirs.cpu ? `, CPU per request ${signed(ours.cpu.main, theirs.cpu.main)} main thread, ${signed(ours.cpu.all, theirs.cpu.all)} all threads` : '';
     return `${signed(ours.rps, theirs.rps)} req/s${cpu}`;
   };
-  return [
-    { scenario: `GET /resources/{id}, the build in ${dist} on Node ${comparedRuntime}`, service: compared, floor, target: '(reference)', pass: true },
-    { scenario: `GET /resources/{id}, this build on Node ${ownRuntime} (${change(current, compared)})`, service: current, floor, target: '(reported)', pass: true },
-    { scenario: `GET /resources/{id}, this build again, a second process (A/A: ${change(twin, current)})`, service: twin, floor, target: '(noise)', pass: true },
-  ];
+  // The creates of the POST row all go to one table, so each later request meets a larger one: the
+  // two builds, the twin and the floor write in the same alternating rounds, each round starting one
+  // target later, so they meet the same growth; and the kinds that read are measured before it.
+  const loads: Record<ComparedRowKind, { name: string; service: Load; floor: Load }> = {
+    'by-id': { name: 'GET /resources/{id}', service: { paths, headers }, floor: { paths } },
+    list: { name: 'GET /resources?limit=20 (cursor, page 1)', service: listPage1(headers), floor: listPage1() },
+    post: { name: 'POST /resources', service: createOne(headers), floor: createOne() },
+  };
+  const tables: Row[][] = [];
+  for (const kind of kinds) {
+    const { name, service, floor: floorLoad } = loads[kind];
+    // An access token lasts 15 minutes, less than all the kinds' rounds.
+    await logIn();
+    const [current, twin, compared, floor] = await measureRounds([
+      { port: PORTS.api, load: service },
+      { port: PORTS.twin, load: service },
+      { port: PORTS.compared, load: service },
+      { port: PORTS.floor, load: floorLoad },
+    ]);
+    tables.push([
+      { scenario: `${name}, the build in ${dist} on Node ${comparedRuntime}`, service: compared, floor, target: '(reference)', pass: true },
+      { scenario: `${name}, this build on Node ${ownRuntime} (${change(current, compared)})`, service: current, floor, target: '(reported)', pass: true },
+      { scenario: `${name}, this build again, a second process (A/A: ${change(twin, current)})`, service: twin, floor, target: '(noise)', pass: true },
+    ]);
+    process.stdout.write(`measured ${name} against ${dist}\n`);
+  }
+  return tables;
 }
 
 main().catch((error: unknown) => {

@@ -4,7 +4,10 @@
 # of mixed load, memory per minute), scale (10,000,000 rows beside 100,000), replicas (by id through
 # HAProxy with one and two API replicas, and during a rolling restart), tracing (the API scenario's
 # tracing rows alone: a read by id with tracing off, on at 100% and at 10% sampling, and a second
-# process with tracing off, the run's noise).
+# process with tracing off, the run's noise). With BENCH_COMPARE_DIST=<another build's dist> the api
+# scenario only compares this build with that one, beside an A/A row (a second process of this build)
+# and the floor: a read by id, cursor page 1 of the list and a single POST, one table each
+# (BENCH_COMPARE_ROWS=by-id,list,post picks some).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=",${BENCH_SCENARIOS:-api,delivery},"
