@@ -302,6 +302,9 @@ export const FAST_HAPROXY_CHECKS: HaproxyChecks = { interval: '200ms', fall: 1, 
 /** As docs/operations.md tells operators: every 2 s, out after 2 failures, back after 2 good checks. */
 export const OPERATOR_HAPROXY_CHECKS: HaproxyChecks = { interval: '2s', fall: 2, rise: 2 };
 
+/** HAProxy lost its spare port to another process before it could bind it. */
+class PortTakenError extends Error {}
+
 /**
  * An HAProxy of the test's own on a spare port, in front of HTTP servers on 127.0.0.1 as an
  * operator puts a load balancer in front of API replicas: round robin; each server checked at
@@ -321,6 +324,18 @@ export class PrivateHaproxy {
   static async start(serverPorts: number[], checks: HaproxyChecks = FAST_HAPROXY_CHECKS): Promise<PrivateHaproxy> {
     const binary = haproxyBinary();
     if (!binary) throw new Error('haproxy is not installed');
+    // The spare port is free when chosen, not when HAProxy binds it: a suite running beside this one
+    // may take it first, and the port then answers for another process while HAProxy has exited.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await PrivateHaproxy.startOnce(binary, serverPorts, checks);
+      } catch (error) {
+        if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+      }
+    }
+  }
+
+  private static async startOnce(binary: string, serverPorts: number[], checks: HaproxyChecks): Promise<PrivateHaproxy> {
     const port = await freePort();
     const root = mkdtempSync(join(tmpdir(), 'rms-haproxy-'));
     const configFile = join(root, 'haproxy.cfg');
@@ -358,6 +373,22 @@ export class PrivateHaproxy {
     if (failure) {
       await haproxy.stop();
       throw failure;
+    }
+    // Its runtime socket answers once it has started; an HAProxy that lost its port exits instead.
+    const started = await waitUntil(
+      async () => {
+        if (child.exitCode !== null) return false;
+        return haproxy.serverStatuses().then(
+          () => true,
+          () => undefined,
+        );
+      },
+      10_000,
+      20,
+    );
+    if (!started) {
+      await haproxy.stop();
+      throw new PortTakenError(`haproxy exited after port ${port} answered for another process:\n${errors}`);
     }
     return haproxy;
   }
