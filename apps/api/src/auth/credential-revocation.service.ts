@@ -3,7 +3,7 @@ import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { REDIS, RedisClient } from '@app/database';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { requestStateOf } from '../platform/request/request-state';
-import { PipelinedCommand, RedisPipelineBatch } from '../platform/redis/redis-pipeline-batch';
+import { ANY_KEY_EXISTS, RedisPipelineBatch } from '../platform/redis/redis-pipeline-batch';
 import { CredentialRegistry } from './credential-registry';
 
 const NO_MARKS: readonly string[] = [];
@@ -21,18 +21,8 @@ const NO_MARKS: readonly string[] = [];
  */
 @Injectable()
 export class CredentialRevocationService {
-  /** One EXISTS per check, of all the marks it names: whether any of them is set. */
-  private readonly checks: PipelinedCommand<readonly string[], boolean> = {
-    append: (pipeline, checks) => {
-      for (const marks of checks) pipeline.exists(...marks);
-      return checks.length;
-    },
-    read: (replies) =>
-      replies.map(([error, count]) => {
-        if (error) throw error;
-        return (count as number) > 0;
-      }),
-  };
+  /** One EXISTS per check, of all the marks it names. */
+  private readonly checks = ANY_KEY_EXISTS;
 
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,

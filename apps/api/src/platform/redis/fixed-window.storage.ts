@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ChainableCommander } from 'ioredis';
 import { REDIS, RedisClient } from '@app/database';
-import { PipelinedCommand, PipelineReply, RedisPipelineBatch } from './redis-pipeline-batch';
+import { ANY_KEY_EXISTS, PipelinedCommand, PipelineReply, RedisPipelineBatch } from './redis-pipeline-batch';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -94,18 +94,8 @@ export class FixedWindowStorage implements ThrottlerStorage {
     append: (pipeline, hits) => appendCounts(pipeline as CountingPipeline, hits),
     read: readCounts,
   };
-  /** One EXISTS per call, of marks in one slot: whether any of them is set. */
-  private readonly marks: PipelinedCommand<readonly string[], boolean> = {
-    append: (pipeline, checks) => {
-      for (const marks of checks) pipeline.exists(...marks);
-      return checks.length;
-    },
-    read: (replies) =>
-      replies.map(([error, count]) => {
-        if (error) throw error;
-        return (count as number) > 0;
-      }),
-  };
+  /** One EXISTS per call, of marks in one slot. */
+  private readonly marks = ANY_KEY_EXISTS;
 
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,

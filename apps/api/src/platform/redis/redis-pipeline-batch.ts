@@ -17,6 +17,19 @@ export interface PipelinedCommand<Item, Result> {
   read(replies: readonly PipelineReply[], items: readonly Item[]): readonly Result[];
 }
 
+/** One EXISTS per item, of all the keys it names: whether any of them is set. */
+export const ANY_KEY_EXISTS: PipelinedCommand<readonly string[], boolean> = {
+  append: (pipeline, items) => {
+    for (const keys of items) pipeline.exists(...keys);
+    return items.length;
+  },
+  read: (replies) =>
+    replies.map(([error, count]) => {
+      if (error) throw error;
+      return (count as number) > 0;
+    }),
+};
+
 interface Queued {
   command: PipelinedCommand<unknown, unknown>;
   item: unknown;
