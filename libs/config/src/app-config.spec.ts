@@ -149,6 +149,22 @@ describe('loadConfig (docs/api.md#processes)', () => {
     expect(problemsOf({ ...test, IDEMPOTENCY_TEST_CRASH: 'sometimes' })).toEqual([expect.stringMatching(/^IDEMPOTENCY_TEST_CRASH /)]);
   });
 
+  it("takes an argon2id cost below OWASP's minimum in a test run only", () => {
+    const test = { JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', APP_ENV: 'test' };
+    expect(loadConfig(test).passwordHashCost).toEqual({ memoryCost: 65536, timeCost: 3, parallelism: 4 });
+    const cheap = { PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_ITERATIONS: '2', PASSWORD_HASH_PARALLELISM: '1' };
+    expect(loadConfig({ ...test, ...cheap }).passwordHashCost).toEqual({ memoryCost: 1024, timeCost: 2, parallelism: 1 });
+    expect(loadConfig({ JWT_SECRET: VALID_SECRET, PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_ITERATIONS: '2' }).passwordHashCost).toEqual({
+      memoryCost: 19456,
+      timeCost: 2,
+      parallelism: 4,
+    });
+    expect(problemsOf({ ...test, NODE_ENV: 'production', ...cheap })).toEqual([expect.stringMatching(/^PASSWORD_HASH_MEMORY_KIB is below OWASP's minimum/)]);
+    expect(problemsOf({ ...test, PASSWORD_HASH_ITERATIONS: '1' })).toEqual([expect.stringMatching(/^PASSWORD_HASH_ITERATIONS /)]);
+    expect(problemsOf({ ...test, PASSWORD_HASH_MEMORY_KIB: '512' })).toEqual([expect.stringMatching(/^PASSWORD_HASH_MEMORY_KIB /)]);
+    expect(problemsOf({ ...test, PASSWORD_HASH_PARALLELISM: '0' })).toEqual([expect.stringMatching(/^PASSWORD_HASH_PARALLELISM /)]);
+  });
+
   it('refuses a JWT_SECRET shorter than 32 characters', () => {
     const problems = problemsOf({ JWT_SECRET: 'short-secret' });
     expect(problems).toEqual([expect.stringMatching(/^JWT_SECRET .*at least 32 characters/)]);

@@ -80,6 +80,13 @@ function developmentSecret(): string {
   return processSecret;
 }
 
+/** argon2's own names for the cost of a hash. */
+export interface PasswordHashCost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
 /**
  * The process environment, validated once at start. Both apps and the CLI read their settings
  * from this class only; a missing or bad value stops the process with the variable's name.
@@ -297,6 +304,37 @@ export class AppConfig {
   @Max(36500)
   EVENT_RETENTION_DAYS = 30;
 
+  /**
+   * argon2id's cost for each new password hash: memory in KiB, passes and lanes (the defaults are
+   * the library's). A hash keeps its own parameters, so a change applies to passwords set from then
+   * on. At least 2 passes (argon2's minimum); below OWASP's minimum memory (19456 KiB) only a test
+   * run may go, where every test account pays the cost twice.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(4_194_304)
+  @ValidateBy(
+    {
+      name: 'isOwaspMemoryCost',
+      validator: { validate: (value: unknown, args) => (typeof value === 'number' && value >= 19456) || isTestRun(args?.object as AppConfig) },
+    },
+    { message: "is below OWASP's minimum for argon2id (19456 KiB), which only a test run (NODE_ENV=test and APP_ENV=test) may use" },
+  )
+  PASSWORD_HASH_MEMORY_KIB = 65536;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(2)
+  @Max(20)
+  PASSWORD_HASH_ITERATIONS = 3;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  PASSWORD_HASH_PARALLELISM = 4;
+
   /** Port of the worker's Prometheus `/metrics`; unset, the worker opens no port at all. */
   @ValidateIf((config: AppConfig) => config.WORKER_METRICS_PORT !== undefined)
   @Transform(toInt)
@@ -333,6 +371,10 @@ export class AppConfig {
     { message: 'is for tests only: it is refused unless NODE_ENV=test and APP_ENV=test' },
   )
   IDEMPOTENCY_TEST_CRASH?: 'after_commit' | 'before_completion';
+
+  get passwordHashCost(): PasswordHashCost {
+    return { memoryCost: this.PASSWORD_HASH_MEMORY_KIB, timeCost: this.PASSWORD_HASH_ITERATIONS, parallelism: this.PASSWORD_HASH_PARALLELISM };
+  }
 
   get logFormat(): 'json' | 'pretty' {
     return this.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');

@@ -14,10 +14,6 @@ import { ACCESS_TOKEN_TTL_SECONDS, TokenPair, TokenService } from './token.servi
  */
 const FAMILY_MARK_TTL_SECONDS = ACCESS_TOKEN_TTL_SECONDS + 60;
 
-/** Verified by login when the email is unknown, so both paths take the same time. */
-const DUMMY_HASH =
-  '$argon2id$v=19$m=65536,t=3,p=4$7fgOT1LlO4oDS/6cnLxq4Q$IxSqKX7cvx2HFyCXvC6lUoaLEUUCU7LQIOLISOh5feU';
-
 @Injectable()
 export class AuthService {
   constructor(
@@ -36,7 +32,7 @@ export class AuthService {
   async verifyPassword(email: string, password: string): Promise<string | null> {
     return this.loginAttempts.attempt(email, async () => {
       const user = await this.users.findByEmailWithPassword(email);
-      const valid = await this.hasher.verify(user?.passwordHash ?? DUMMY_HASH, password);
+      const valid = await this.hasher.verify(user?.passwordHash, password);
       return user && valid ? user.id : null;
     });
   }
