@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
-import { BUILT_API, built, freePort, PROJECT_ROOT } from './support';
+import { BUILT_API, built, freePort, PRODUCTION_SETTINGS, PROJECT_ROOT } from './support';
 
 /**
  * Operators start the built service with `npm run start:api` / `start:worker` and the
@@ -75,7 +75,7 @@ describe('npm run start:api on an empty database', () => {
 
   it('creates the database, migrates it, reports ready and registers a user', async () => {
     const port = await freePort();
-    const env = { ...process.env, DATABASE_URL: databaseUrl(database), PORT: String(port), NODE_ENV: 'production' };
+    const env = { ...process.env, DATABASE_URL: databaseUrl(database), PORT: String(port), ...PRODUCTION_SETTINGS };
     const api = spawn('npm', ['run', '--silent', 'start:api'], { cwd: PROJECT_ROOT, env, stdio: 'ignore', detached: true });
     children.push(api);
 

@@ -16,7 +16,7 @@ import {
   SuiteEnvironment,
   waitUntil,
 } from '@app/testing';
-import { newCredentials } from './support';
+import { newCredentials, PRODUCTION_SETTINGS } from './support';
 
 const BUILT_CLI = join(PROJECT_ROOT, 'dist/apps/api/src/cli.js');
 
@@ -200,7 +200,7 @@ describe('npm run cli -- webhooks listen', () => {
 describe('webhooks listen against an API in production mode', () => {
   let api: RunningApi;
   beforeAll(async () => {
-    api = await startBuiltApi({ NODE_ENV: 'production' });
+    api = await startBuiltApi(PRODUCTION_SETTINGS);
   }, 60_000);
   afterAll(async () => {
     await api?.stop();

@@ -4,7 +4,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { EVENT_KINDS } from '@app/common';
 import { sampleEvent } from '../apps/api/src/webhooks/sample-event';
-import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from './support';
+import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, PRODUCTION_SETTINGS, TestApp, TestUser } from './support';
 import { FakeDnsServer, startFakeDnsServer } from './webhook-dns-server';
 
 /**
@@ -370,7 +370,7 @@ describe('http:// loopback webhook urls', () => {
   }
 
   it.each([
-    ['production', { NODE_ENV: 'production', SHUTDOWN_DELAY_MS: '0' }],
+    ['production', { ...PRODUCTION_SETTINGS, SHUTDOWN_DELAY_MS: '0' }],
     ['test (the run itself)', {}],
     ['development with WEBHOOK_ALLOW_LOOPBACK_HTTP=false', { NODE_ENV: 'development', WEBHOOK_ALLOW_LOOPBACK_HTTP: 'false' }],
   ])('%s refuses an http loopback target with 400 validation_error on url', async (_mode, env) => {
@@ -385,7 +385,7 @@ describe('http:// loopback webhook urls', () => {
 
   it('production refuses it on update too', async () => {
     // Private https targets allowed here, so that the webhook to update can be made at all.
-    const { create, update } = await appWith({ NODE_ENV: 'production', SHUTDOWN_DELAY_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const { create, update } = await appWith({ ...PRODUCTION_SETTINGS, SHUTDOWN_DELAY_MS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const created = await create('https://127.0.0.1/in');
     expect(created.status).toBe(201);
     const res = await update(created.body.data.id, 'http://127.0.0.1:4000/hooks');

@@ -149,11 +149,12 @@ describe('loadConfig (docs/api.md#processes)', () => {
     expect(problemsOf({ ...test, IDEMPOTENCY_TEST_CRASH: 'sometimes' })).toEqual([expect.stringMatching(/^IDEMPOTENCY_TEST_CRASH /)]);
   });
 
-  it("takes an argon2id cost below OWASP's minimum in a test run only", () => {
+  it("takes an argon2id cost below OWASP's minimum outside production only", () => {
     const test = { JWT_SECRET: VALID_SECRET, NODE_ENV: 'test', APP_ENV: 'test' };
     expect(loadConfig(test).passwordHashCost).toEqual({ memoryCost: 65536, timeCost: 3, parallelism: 4 });
     const cheap = { PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_ITERATIONS: '2', PASSWORD_HASH_PARALLELISM: '1' };
     expect(loadConfig({ ...test, ...cheap }).passwordHashCost).toEqual({ memoryCost: 1024, timeCost: 2, parallelism: 1 });
+    expect(loadConfig({ ...test, ...cheap, NODE_ENV: 'development' }).passwordHashCost.memoryCost).toBe(1024);
     expect(loadConfig({ JWT_SECRET: VALID_SECRET, PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_ITERATIONS: '2' }).passwordHashCost).toEqual({
       memoryCost: 19456,
       timeCost: 2,

@@ -307,8 +307,8 @@ export class AppConfig {
   /**
    * argon2id's cost for each new password hash: memory in KiB, passes and lanes (the defaults are
    * the library's). A hash keeps its own parameters, so a change applies to passwords set from then
-   * on. At least 2 passes (argon2's minimum); below OWASP's minimum memory (19456 KiB) only a test
-   * run may go, where every test account pays the cost twice.
+   * on. At least 2 passes (argon2's minimum); below OWASP's minimum memory (19456 KiB) only
+   * outside production: the tests, where every account pays the cost twice, and a laptop.
    */
   @Transform(toInt)
   @IsInt()
@@ -317,9 +317,9 @@ export class AppConfig {
   @ValidateBy(
     {
       name: 'isOwaspMemoryCost',
-      validator: { validate: (value: unknown, args) => (typeof value === 'number' && value >= 19456) || isTestRun(args?.object as AppConfig) },
+      validator: { validate: (value: unknown, args) => (typeof value === 'number' && value >= 19456) || !(args?.object as AppConfig).isProduction },
     },
-    { message: "is below OWASP's minimum for argon2id (19456 KiB), which only a test run (NODE_ENV=test and APP_ENV=test) may use" },
+    { message: "is below OWASP's minimum for argon2id (19456 KiB), which production (NODE_ENV=production) refuses" },
   )
   PASSWORD_HASH_MEMORY_KIB = 65536;
 

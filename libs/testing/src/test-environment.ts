@@ -9,8 +9,11 @@ import { dataSourceOptions } from '@app/database';
 const ADMIN_DATABASE_URL = process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** argon2id's cheapest cost, which the configuration takes in a test run only. */
+/** argon2id's cheapest cost, which the configuration takes outside production only. */
 export const TEST_PASSWORD_HASH_COST = { PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_ITERATIONS: '2', PASSWORD_HASH_PARALLELISM: '1' };
+
+/** Settings of a production process in a test: NODE_ENV=production at the cheapest cost it takes (OWASP's minimum). */
+export const PRODUCTION_SETTINGS = { NODE_ENV: 'production', PASSWORD_HASH_MEMORY_KIB: '19456' };
 
 function databaseUrl(name: string): string {
   const url = new URL(ADMIN_DATABASE_URL);
