@@ -2,7 +2,9 @@
  * Three tiers, each a Jest project with its own command (README, "Tests"):
  * - unit: the *.spec.ts beside the code, no I/O at all (test/unit-tier.setup.ts refuses the
  *   database, Redis, child processes and hosts beyond loopback), no global setup.
- * - api: the suites that speak to the API or the run's PostgreSQL and Redis.
+ * - api: the suites that speak to the API or the run's PostgreSQL and Redis. One built API and
+ *   worker serve the whole tier (test/api-tier.global-setup.ts); the suites that only speak HTTP
+ *   are their clients (connectTierApi), the others build the app in-process.
  * - system: processes, faults, topology, browsers, the pooler and the cluster; they start the
  *   built API, worker and CLI from dist/.
  * A spec beside the code that needs the run's services is named in SERVICE_SPECS or
@@ -106,6 +108,8 @@ module.exports = {
     {
       ...common,
       ...withServices,
+      globalSetup: '<rootDir>/test/api-tier.global-setup.ts',
+      globalTeardown: '<rootDir>/test/api-tier.global-teardown.ts',
       displayName: 'api',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', ...SERVICE_SPECS.map((path) => `<rootDir>/${path}`)],
       testPathIgnorePatterns: ['/node_modules/', anyOf(systemSuitePaths)],

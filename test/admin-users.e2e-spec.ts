@@ -1,16 +1,16 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, expectError, ApiUnderTest, TestUser } from './support';
 
 /** PATCH /v2/users/{id}: platform admins change a user's role and plan (docs/api.md#users). */
 
 describe('admin user changes', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let db: DataSource;
   let admin: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    db = t.app.get(DataSource);
+    t = await connectTierApi();
+    db = t.db;
     admin = await createUser(t.http);
     await db.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [admin.id]);
   });

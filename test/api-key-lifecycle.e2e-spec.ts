@@ -1,17 +1,17 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser, waitUntil } from './support';
+import { connectTierApi, createUser, errorFields, errorMessagesFor, expectError, ApiUnderTest, TestUser, waitUntil } from './support';
 
 /**
  * The lifecycle of an API key (decisions §14, docs/api.md#api-keys): `expires_at` on create,
  * `last_used_at`, an expired key refused as such, and `POST /v2/api-keys/{id}/roll`.
  */
 describe('API key lifecycle', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    db = t.app.get(DataSource);
+    t = await connectTierApi();
+    db = t.db;
   });
   afterAll(() => t.close());
 

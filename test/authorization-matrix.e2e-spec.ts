@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 import { Actor, ACTORS, Fixture, KEY_WITH_SCOPE, KEY_WITHOUT_SCOPE, MATRIX, renderAuthorizationDoc } from './authorization-matrix';
 
 /**
@@ -10,7 +10,7 @@ import { Actor, ACTORS, Fixture, KEY_WITH_SCOPE, KEY_WITHOUT_SCOPE, MATRIX, rend
  * Each test builds a fresh organization and resource, so writes cannot affect other cells.
  */
 describe('Authorization matrix', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let users: Record<'owner' | 'admin' | 'member' | 'viewer' | 'other_owner' | 'no_organization' | 'platform_admin', TestUser>;
   let keys: { key_with_scope: string; key_without_scope: string };
   let ownOrganizations: Record<Actor, string>;
@@ -59,8 +59,8 @@ describe('Authorization matrix', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const make = (role?: 'admin') => createUser(t.http, { app: t.app, plan: 'enterprise', ...(role ? { role } : {}) });
+    t = await connectTierApi();
+    const make = (role?: 'admin') => createUser(t.http, { db: t.db, plan: 'enterprise', ...(role ? { role } : {}) });
     const [owner, admin, member, viewer, otherOwner, noOrganization, platformAdmin] = await Promise.all([
       make(),
       make(),

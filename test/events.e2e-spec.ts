@@ -1,8 +1,8 @@
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, errorFields, expectError, ApiUnderTest, TestUser } from './support';
 
 /** The event log: GET /v2/events and /v2/events/{id} (docs/api.md#cursor-pagination, docs/api.md#scopes, docs/api.md#events). */
 describe('Events', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
   let stranger: TestUser;
   let admin: TestUser;
@@ -11,10 +11,10 @@ describe('Events', () => {
   const bearer = (user: TestUser): [string, string] => ['Authorization', `Bearer ${user.accessToken}`];
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     owner = await createUser(t.http);
     stranger = await createUser(t.http);
-    admin = await createUser(t.http, { app: t.app, role: 'admin' });
+    admin = await createUser(t.http, { db: t.db, role: 'admin' });
     const created = await t.http.post('/v2/resources').set(...bearer(owner)).send({ name: 'first' }).expect(201);
     resourceId = created.body.data.id;
     await t.http.patch(`/v2/resources/${resourceId}`).set(...bearer(owner)).send({ name: 'second' }).expect(200);

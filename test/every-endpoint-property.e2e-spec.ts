@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 
 /**
  * Every operation of the served OpenAPI document, fed random bodies, query strings and headers
@@ -72,13 +72,13 @@ function sendableHeaders(candidate: Record<string, string>): Record<string, stri
 }
 
 describe('every endpoint: random input never breaks the service', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let user: TestUser;
   let operations: Operation[];
 
   beforeAll(async () => {
-    t = await createTestApp();
-    user = await createUser(t.http, { app: t.app, role: 'admin', plan: 'enterprise' });
+    t = await connectTierApi();
+    user = await createUser(t.http, { db: t.db, role: 'admin', plan: 'enterprise' });
     const document = (await t.http.get('/openapi.json').expect(200)).body as OpenApiDocument;
     operations = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item)

@@ -34,8 +34,8 @@ describe('Idempotency-Key and one-time secrets, on every create operation', () =
   beforeAll(async () => {
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
     t = await createTestApp();
-    user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    member = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    user = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    member = await createUser(t.http, { db: t.db, plan: 'enterprise' });
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   });
   afterAll(async () => {

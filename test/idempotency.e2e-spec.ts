@@ -14,8 +14,8 @@ describe('Idempotency-Key', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    other = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    user = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    other = await createUser(t.http, { db: t.db, plan: 'enterprise' });
   });
   afterAll(async () => {
     await t.close();

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, errorFields, expectError, ApiUnderTest, TestUser } from './support';
 import { bearer } from './resources.fixtures';
 
 /**
@@ -7,12 +7,12 @@ import { bearer } from './resources.fixtures';
  * lone surrogates; and hostile bodies whose cost must stay bounded (docs/api.md#request-bodies and docs/api.md#limits).
  */
 describe('input hardening: no input gives a 500', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let user: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    t = await connectTierApi();
+    user = await createUser(t.http, { db: t.db, plan: 'enterprise' });
   });
   afterAll(async () => {
     await t.close();

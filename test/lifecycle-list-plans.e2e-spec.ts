@@ -27,9 +27,9 @@ describe('Filtered list plans: events by kind, deliveries by status and kind', (
     Object.assign(process.env, suite.env, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     t = await createTestApp();
     db = t.app.get(DataSource);
-    user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    admin = await createUser(t.http, { app: t.app, plan: 'enterprise', role: 'admin' });
-    const other = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    user = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    admin = await createUser(t.http, { db: t.db, plan: 'enterprise', role: 'admin' });
+    const other = await createUser(t.http, { db: t.db, plan: 'enterprise' });
     await t.http.post('/v2/resources').set(as(user)).send({ name: 'mine' }).expect(201);
     webhookId = (
       await t.http.post('/v2/webhooks').set(as(user)).send({ url: 'https://hooks.example.com/in', events: ['resource.created'] }).expect(201)

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, errorFields, expectError, ApiUnderTest, TestUser } from './support';
 import { REDIRECT_URI, registerClient, sessionCookie } from './oauth/oauth-flow';
 
 /** OAuth clients: POST/GET/DELETE /v2/oauth-clients (docs/api.md#oauth). */
 describe('OAuth clients', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     owner = await createUser(t.http);
   });
   afterAll(() => t.close());
@@ -33,8 +32,7 @@ describe('OAuth clients', () => {
           created_at: expect.any(String),
         },
       });
-      const rows: Array<{ secret_hash: string }> = await t.app
-        .get(DataSource)
+      const rows: Array<{ secret_hash: string }> = await t.db
         .query('SELECT secret_hash FROM oauth_clients WHERE id = $1', [res.body.data.id]);
       expect(rows[0].secret_hash).toBe(createHash('sha256').update(res.body.data.client_secret).digest('hex'));
     });

@@ -4,7 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { EVENT_KINDS } from '@app/common';
 import { OpenApiResponseValidator } from '@app/testing/openapi-response-validator';
 import { signatureHeaders } from '../apps/worker/src/delivery/webhook-signature';
-import { createTestApp, TestApp } from './support';
+import { connectTierApi, ApiUnderTest } from './support';
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -96,11 +96,11 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 const ROOT_PATH = /^\/(v2\/|oauth\/|health\/|metrics$|\.well-known\/)/;
 
 describe('OpenAPI (docs/api.md#root-paths)', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let document: Document;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     const res = await t.http.get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);

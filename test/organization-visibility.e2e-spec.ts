@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, errorFields, expectError, ApiUnderTest, TestUser } from './support';
 
 /**
  * What organization membership shows and allows (docs/api.md#resource-access, docs/api.md#users, docs/api.md#organizations): members see the
@@ -7,7 +7,7 @@ import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser 
  * GET /users shows the users who share an organization with the caller.
  */
 describe('Organization visibility', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
   let member: TestUser;
   let viewer: TestUser;
@@ -18,9 +18,9 @@ describe('Organization visibility', () => {
   const as = (user: TestUser) => ({ Authorization: `Bearer ${user.accessToken}` });
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     [owner, member, viewer, stranger] = await Promise.all(
-      [1, 2, 3, 4].map(() => createUser(t.http, { app: t.app, plan: 'enterprise' })),
+      [1, 2, 3, 4].map(() => createUser(t.http, { db: t.db, plan: 'enterprise' })),
     );
     const org = await t.http
       .post('/v2/organizations')

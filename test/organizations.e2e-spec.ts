@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, errorFields, expectError, ApiUnderTest, TestUser } from './support';
 
 /** Organizations and members (docs/api.md#organizations): records, slug rules, roles, conflicts. */
 describe('Organizations', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
   let orgAdmin: TestUser;
   let viewer: TestUser;
@@ -25,9 +23,9 @@ describe('Organizations', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    [owner, orgAdmin, viewer, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(t.http, { app: t.app, plan: 'enterprise' })));
-    platformAdmin = await createUser(t.http, { app: t.app, role: 'admin', plan: 'enterprise' });
+    t = await connectTierApi();
+    [owner, orgAdmin, viewer, outsider] = await Promise.all([1, 2, 3, 4].map(() => createUser(t.http, { db: t.db, plan: 'enterprise' })));
+    platformAdmin = await createUser(t.http, { db: t.db, role: 'admin', plan: 'enterprise' });
   });
 
   afterAll(() => t.close());
@@ -115,9 +113,9 @@ describe('Organizations', () => {
       const res = await t.http.post('/v2/organizations').set(as(outsider)).send({ name: 'x', slug: org.slug });
       expectError(res, 409, 'conflict');
       expect(errorFields(res)).toEqual(['slug']);
-      await t.app.get(DataSource).query(`UPDATE organizations SET slug = upper(slug) WHERE id = $1`, [org.id]);
+      await t.db.query(`UPDATE organizations SET slug = upper(slug) WHERE id = $1`, [org.id]);
       expectError(await t.http.post('/v2/organizations').set(as(outsider)).send({ name: 'x', slug: org.slug }), 409, 'conflict');
-      await t.app.get(DataSource).query(`UPDATE organizations SET slug = lower(slug) WHERE id = $1`, [org.id]);
+      await t.db.query(`UPDATE organizations SET slug = lower(slug) WHERE id = $1`, [org.id]);
     });
 
     it('answers 404 for a non-member, an unknown id and a malformed id', async () => {
@@ -156,7 +154,7 @@ describe('Organizations', () => {
       const org = await createOrganization(owner);
       await addMember(org.id, owner, orgAdmin.id, 'admin');
       expectError(await t.http.delete(`/v2/organizations/${org.id}`).set(as(orgAdmin)), 403, 'insufficient_permissions');
-      const db = t.app.get(DataSource);
+      const db = t.db;
       await db.query(
         `INSERT INTO resources (id, owner_id, organization_id, name, deleted_at) VALUES ($1, $2, $3, 'r', now())`,
         [`res_${randomBytes(13).toString('hex').slice(0, 26).toUpperCase()}`, owner.id, org.id],
@@ -219,8 +217,7 @@ describe('Organizations', () => {
   });
 
   it('works over a real socket with Node fetch', async () => {
-    const { port } = t.app.getHttpServer().address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}/v2`;
+    const base = `${t.url}/v2`;
     const wanted = slug();
     const created = await fetch(`${base}/organizations`, {
       method: 'POST',

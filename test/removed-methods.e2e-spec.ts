@@ -1,4 +1,4 @@
-import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, expectError, ApiUnderTest, TestUser } from './support';
 
 /**
  * Removed authentication methods each get 401 authentication_required naming the supported
@@ -6,13 +6,13 @@ import { createTestApp, createUser, expectError, TestApp, TestUser } from './sup
  */
 
 describe('removed methods and credential conflicts', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let user: TestUser;
   let apiKey: string;
   let sessionCookie: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     user = await createUser(t.http);
     const key = await t.http
       .post('/v2/api-keys')

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, errorFields, errorMessagesFor, expectError, ApiUnderTest, TestUser } from './support';
 import { bearer, eventsOf } from './resources.fixtures';
 
 /**
@@ -11,7 +10,7 @@ import { bearer, eventsOf } from './resources.fixtures';
  * everyone with null.
  */
 describe('resources: moving between organizations', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   /** Owner, admin and member of organization A, and the member who creates the resources there. */
   let owner: TestUser;
   let admin: TestUser;
@@ -40,7 +39,7 @@ describe('resources: moving between organizations', () => {
 
   /** The organization and version stored, read past the API so that nothing hides a change. */
   async function stored(id: string): Promise<{ organization_id: string | null; version: number }> {
-    const [row] = await t.app.get(DataSource).query('SELECT organization_id, version FROM resources WHERE id = $1', [id]);
+    const [row] = await t.db.query('SELECT organization_id, version FROM resources WHERE id = $1', [id]);
     return row;
   }
 
@@ -58,8 +57,8 @@ describe('resources: moving between organizations', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    [owner, admin, member, author] = await Promise.all([1, 2, 3, 4].map(() => createUser(t.http, { app: t.app, plan: 'enterprise' })));
+    t = await connectTierApi();
+    [owner, admin, member, author] = await Promise.all([1, 2, 3, 4].map(() => createUser(t.http, { db: t.db, plan: 'enterprise' })));
     organizationA = await organizationOf(owner);
     for (const [user, role] of [[admin, 'admin'], [member, 'member'], [author, 'member']] as const) {
       await t.http.post(`/v2/organizations/${organizationA}/members`).set(bearer(owner)).send({ user_id: user.id, role }).expect(201);

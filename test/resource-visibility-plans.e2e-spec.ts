@@ -19,8 +19,8 @@ describe('Resource list plans under organization visibility', () => {
   beforeAll(async () => {
     t = await createTestApp();
     db = t.app.get(DataSource);
-    member = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    const other = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    member = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    const other = await createUser(t.http, { db: t.db, plan: 'enterprise' });
     const organizations: string[] = [];
     for (const [user, count] of [[member, 3], [other, 20]] as const) {
       for (let i = 0; i < count; i++) {

@@ -1,24 +1,23 @@
-import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 import { bearer, eventsOf, fieldsOf, seedResources } from './resources.fixtures';
 
 /** POST and PATCH /resources/bulk: docs/api.md#bulk (atomic, 1-100 items, details per item). */
 describe('resources: bulk create and bulk update', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
   let stranger: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    stranger = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    t = await connectTierApi();
+    owner = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    stranger = await createUser(t.http, { db: t.db, plan: 'enterprise' });
   });
   afterAll(async () => {
     await t.close();
   });
 
   async function counts(userId: string): Promise<{ resources: number; events: number }> {
-    const [row] = await t.app.get(DataSource).query(
+    const [row] = await t.db.query(
       `SELECT (SELECT count(*)::int FROM resources WHERE owner_id = $1) AS resources,
               (SELECT count(*)::int FROM events WHERE owner_id = $1 AND type LIKE 'resource.%') AS events`,
       [userId],
@@ -193,7 +192,7 @@ describe('resources: bulk create and bulk update', () => {
     });
 
     it('answers 403 to a platform admin who does not own every resource', async () => {
-      const admin = await createUser(t.http, { app: t.app, plan: 'enterprise', role: 'admin' });
+      const admin = await createUser(t.http, { db: t.db, plan: 'enterprise', role: 'admin' });
       const [target] = await seedResources(t, owner, 1, 'bulk-admin');
       const res = await t.http.patch('/v2/resources/bulk').set(bearer(admin)).send({ ids: [target.id], updates: { status: 'archived' } });
       expect(res.status).toBe(403);

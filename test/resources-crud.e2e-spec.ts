@@ -1,19 +1,18 @@
-import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 import { bearer, eventsOf, fieldsOf, ResourceJson } from './resources.fixtures';
 
 /** Single-resource endpoints: docs/api.md#resources (fields, limits, ownership) and docs/api.md#events. */
 describe('resources: create, read, replace, update, delete', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
   let stranger: TestUser;
   let admin: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    stranger = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    admin = await createUser(t.http, { app: t.app, plan: 'enterprise', role: 'admin' });
+    t = await connectTierApi();
+    owner = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    stranger = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    admin = await createUser(t.http, { db: t.db, plan: 'enterprise', role: 'admin' });
   });
   afterAll(async () => {
     await t.close();
@@ -345,7 +344,7 @@ describe('resources: create, read, replace, update, delete', () => {
       const list = await t.http.get('/v2/resources?per_page=100').set(bearer(owner)).expect(200);
       expect(list.body.data.map((item: { id: string }) => item.id)).not.toContain(created.id);
 
-      const rows = await t.app.get(DataSource).query('SELECT deleted_at FROM resources WHERE id = $1', [created.id]);
+      const rows = await t.db.query('SELECT deleted_at FROM resources WHERE id = $1', [created.id]);
       expect(rows[0].deleted_at).not.toBeNull();
       const events = await eventsOf(t, created.id);
       expect(events.map((event) => event.type)).toEqual(['resource.created', 'resource.deleted']);
@@ -356,7 +355,7 @@ describe('resources: create, read, replace, update, delete', () => {
     it('hard deletes a live resource, with a resource.deleted event', async () => {
       const created = await create();
       await t.http.delete(`/v2/resources/${created.id}?hard=true`).set(bearer(owner)).expect(204);
-      expect(await t.app.get(DataSource).query('SELECT id FROM resources WHERE id = $1', [created.id])).toEqual([]);
+      expect(await t.db.query('SELECT id FROM resources WHERE id = $1', [created.id])).toEqual([]);
       const events = await eventsOf(t, created.id);
       expect(events.map((event) => event.type)).toEqual(['resource.created', 'resource.deleted']);
     });
@@ -365,7 +364,7 @@ describe('resources: create, read, replace, update, delete', () => {
       const created = await create();
       await t.http.delete(`/v2/resources/${created.id}`).set(bearer(owner)).expect(204);
       await t.http.delete(`/v2/resources/${created.id}?hard=true`).set(bearer(owner)).expect(204);
-      expect(await t.app.get(DataSource).query('SELECT id FROM resources WHERE id = $1', [created.id])).toEqual([]);
+      expect(await t.db.query('SELECT id FROM resources WHERE id = $1', [created.id])).toEqual([]);
       const again = await t.http.delete(`/v2/resources/${created.id}?hard=true`).set(bearer(owner));
       expect(again.status).toBe(404);
     });
@@ -388,7 +387,7 @@ describe('resources: create, read, replace, update, delete', () => {
   });
 
   async function countResources(ownerId: string): Promise<number> {
-    const rows = await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM resources WHERE owner_id = $1', [ownerId]);
+    const rows = await t.db.query('SELECT count(*)::int AS n FROM resources WHERE owner_id = $1', [ownerId]);
     return rows[0].n as number;
   }
 });

@@ -1,4 +1,4 @@
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 import { bearer, fieldsOf, seedResources } from './resources.fixtures';
 
 interface ListItem {
@@ -12,15 +12,15 @@ interface ListItem {
 
 /** GET /resources: docs/api.md#pagination (offset and cursor pagination, sort, filters, fields). */
 describe('resources: listing', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
   let other: TestUser;
   let seeded: Array<{ id: string; name: string }>;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    other = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    t = await connectTierApi();
+    owner = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    other = await createUser(t.http, { db: t.db, plan: 'enterprise' });
     seeded = await seedResources(t, owner, 250);
     await seedResources(t, other, 3, 'other');
   });
@@ -224,7 +224,7 @@ describe('resources: listing', () => {
       expect(after.body.meta.total).toBe(2);
       expect(after.body.data.map((item: ListItem) => item.id)).not.toContain(doomed.id);
 
-      const admin = await createUser(t.http, { app: t.app, plan: 'enterprise', role: 'admin' });
+      const admin = await createUser(t.http, { db: t.db, plan: 'enterprise', role: 'admin' });
       const all = await list('per_page=1', admin).expect(200);
       expect(all.body.meta.total).toBeGreaterThanOrEqual(252);
     });

@@ -1,14 +1,14 @@
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 import { bearer, eventsOf } from './resources.fixtures';
 
 /** ETag, If-Match and If-None-Match on single resources: docs/api.md#conditional-requests. */
 describe('resources: ETag and preconditions', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let owner: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    owner = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    t = await connectTierApi();
+    owner = await createUser(t.http, { db: t.db, plan: 'enterprise' });
   });
   afterAll(async () => {
     await t.close();

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 import { bearer } from './resources.fixtures';
 
 /** Whatever arrives, the answer is a 2xx or 4xx in the envelope, never a 500 (docs/api.md#errors). */
 describe('resources: random input never breaks the service', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let user: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    t = await connectTierApi();
+    user = await createUser(t.http, { db: t.db, plan: 'enterprise' });
   });
   afterAll(async () => {
     await t.close();

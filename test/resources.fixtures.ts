@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import type { TestApp, TestUser } from './support';
+import type { ApiUnderTest, TestUser } from './support';
 
 /** Shared pieces of the resource suites. */
 
@@ -18,7 +17,7 @@ export function bearer(user: TestUser): { Authorization: string } {
 
 /** Creates `count` resources named `${prefix}-<n>` through bulk create, 100 per request. */
 export async function seedResources(
-  t: TestApp,
+  t: ApiUnderTest,
   user: TestUser,
   count: number,
   prefix = 'seed',
@@ -44,10 +43,8 @@ export interface EventRow {
 }
 
 /** Event rows about one resource, oldest first. */
-export function eventsOf(t: TestApp, resourceId: string): Promise<EventRow[]> {
-  return t.app
-    .get(DataSource)
-    .query(`SELECT * FROM events WHERE data->'object'->>'id' = $1 ORDER BY created_at, id`, [resourceId]);
+export function eventsOf(t: ApiUnderTest, resourceId: string): Promise<EventRow[]> {
+  return t.db.query(`SELECT * FROM events WHERE data->'object'->>'id' = $1 ORDER BY created_at, id`, [resourceId]);
 }
 
 export function fieldsOf(body: { error?: { details?: Array<{ field: string }> } }): string[] {

@@ -1,6 +1,5 @@
 import type { Response } from 'supertest';
-import { DataSource } from 'typeorm';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 
 /**
  * Scopes on the endpoints of the users and resources areas (docs/api.md#scopes): GET needs
@@ -17,11 +16,11 @@ function expectForbidden(res: Response, scope: string): void {
 }
 
 describe('scopes', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let user: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     user = await createUser(t.http);
   });
   afterAll(async () => {
@@ -116,7 +115,7 @@ describe('scopes', () => {
 
   it('PATCH /users/{id} needs write:users even for an admin key', async () => {
     const admin = await createUser(t.http);
-    await t.app.get(DataSource).query(`UPDATE users SET role = 'admin' WHERE id = $1`, [admin.id]);
+    await t.db.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [admin.id]);
     const target = await createUser(t.http);
     const readOnly = await keyWith(admin, ['read:users']);
     const writer = await keyWith(admin, ['write:users']);

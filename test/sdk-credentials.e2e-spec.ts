@@ -1,5 +1,5 @@
 import { createRmsClient, RmsApiError, TokenPair, Transport, unwrap } from '@rms/client';
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, ApiUnderTest, TestUser } from './support';
 
 /** A fetch that remembers what it sent (method, path, credential headers), then sends it. */
 function recordingFetch(): { fetch: Transport; sent: Array<{ call: string; authorization: string | null }> } {
@@ -22,11 +22,11 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 /** The SDK's credentials against the real API (docs/api.md#authentication). */
 describe('SDK credentials', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let user: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     user = await createUser(t.http);
   });
   afterAll(async () => {

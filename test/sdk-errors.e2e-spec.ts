@@ -1,6 +1,6 @@
 import { ERROR_STATUS } from '@app/common';
 import { createRmsClient, ErrorCode, RmsApiError, RmsOAuthError, unwrap } from '@rms/client';
-import { createTestApp, createUser, newCredentials, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, newCredentials, ApiUnderTest, TestUser } from './support';
 
 /** Whether two unions have the same members. */
 type SameMembers<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -21,11 +21,11 @@ async function apiError(promise: Promise<unknown>): Promise<RmsApiError> {
 
 /** The SDK's typed errors from the real API (docs/api.md#errors). */
 describe('SDK errors', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let user: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
     user = await createUser(t.http);
   });
   afterAll(async () => {

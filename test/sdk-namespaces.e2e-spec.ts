@@ -32,7 +32,7 @@ describe('SDK namespaces', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-    user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    user = await createUser(t.http, { db: t.db, plan: 'enterprise' });
     rms = createRmsClient({ baseUrl: t.url, credentials: { bearerToken: user.accessToken } });
   });
   afterAll(async () => {
@@ -245,7 +245,7 @@ describe('SDK namespaces', () => {
       expect(firstPage.meta).toMatchObject({ page: 1, per_page: 1 });
       expect(await rejection(rms.users.update(user.id, { plan: 'pro' }))).toMatchObject({ status: 403 });
 
-      const admin = await createUser(t.http, { app: t.app, role: 'admin', plan: 'enterprise' });
+      const admin = await createUser(t.http, { db: t.db, role: 'admin', plan: 'enterprise' });
       const asAdmin = createRmsClient({ baseUrl: t.url, credentials: { bearerToken: admin.accessToken } });
       expect(await asAdmin.users.update(user.id, { plan: 'pro' })).toMatchObject({ id: user.id, plan: 'pro' });
     });

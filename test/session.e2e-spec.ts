@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, expectError, ApiUnderTest, TestUser } from './support';
 import { createTestAppWithPublicUrl } from './oauth/oauth-test-app';
 
 /** Session login: POST /v2/session/login and /logout, the cookie and CSRF (docs/api.md#sessions). */
@@ -11,10 +11,10 @@ function setCookie(res: Response): string {
 }
 
 describe('session', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
   });
   afterAll(async () => {
     await t.close();
@@ -144,7 +144,7 @@ describe('session', () => {
   });
 
   describe('served over https (PUBLIC_URL https)', () => {
-    let secure: TestApp;
+    let secure: ApiUnderTest;
 
     beforeAll(async () => {
       secure = await createTestAppWithPublicUrl('https://rms.example.test');

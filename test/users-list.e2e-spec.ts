@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
-import { DataSource } from 'typeorm';
-import { createTestApp, createUser, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, expectError, ApiUnderTest, TestUser } from './support';
 
 /**
  * GET /v2/users (docs/api.md#offset-pagination, docs/api.md#users): admins see everyone, other callers themselves (and, once
@@ -28,7 +27,7 @@ function idsOf(res: Response): string[] {
 }
 
 describe('GET /v2/users', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let admin: TestUser;
   // Letters and digits only, so that it is a valid part of an email and a username.
   const tag = `q${randomBytes(4).toString('hex')}`;
@@ -58,13 +57,13 @@ describe('GET /v2/users', () => {
     t.http.get('/v2/users').query(query).set('Authorization', `Bearer ${caller.accessToken}`);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    admin = await createUser(t.http, { app: t.app, role: 'admin' });
+    t = await connectTierApi();
+    admin = await createUser(t.http, { db: t.db, role: 'admin' });
     ada = await register(`${tag}.Ada@Example.COM`, `${tag}_ada`);
     xada = await register(`someone.${tag}@example.com`, `${tag}xada`);
     bob = await register(`${tag}%bob@example.com`, `${tag}-bob`);
     bobcat = await register(`carol.${tag}@example.com`, `${tag}-bobcat`);
-    await t.app.get(DataSource).query(`UPDATE users SET role = 'admin' WHERE id = $1`, [bobcat]);
+    await t.db.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [bobcat]);
     const login = await t.http
       .post('/v2/auth/login')
       .send({ email: `someone.${tag}@example.com`, password })

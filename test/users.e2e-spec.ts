@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { createTestApp, createUser, errorFields, errorMessagesFor, expectError, TestApp, TestUser } from './support';
+import { connectTierApi, createUser, errorFields, errorMessagesFor, expectError, ApiUnderTest, TestUser } from './support';
 
 /** The calling user: GET and PATCH /v2/users/me and the `user.updated` event (docs/api.md#users, docs/api.md#events). */
 
@@ -10,12 +10,12 @@ interface EventRow {
 }
 
 describe('users (me)', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    db = t.app.get(DataSource);
+    t = await connectTierApi();
+    db = t.db;
   });
   afterAll(async () => {
     await t.close();

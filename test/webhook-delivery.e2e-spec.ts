@@ -264,7 +264,7 @@ describe('webhook delivery', () => {
   });
 
   it("delivers user.created, signed, to an admin's webhook when someone registers", async () => {
-    const admin = await createUser(t.http, { app: t.app, role: 'admin' });
+    const admin = await createUser(t.http, { db: t.db, role: 'admin' });
     const res = await t.http
       .post('/v2/webhooks')
       .set('Authorization', `Bearer ${admin.accessToken}`)

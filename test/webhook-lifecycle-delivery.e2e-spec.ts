@@ -43,7 +43,7 @@ describe('webhook lifecycle: what the worker sends', () => {
     });
     t = await createTestApp();
     db = t.app.get(DataSource);
-    owner = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    owner = await createUser(t.http, { db: t.db, plan: 'enterprise' });
     await worker();
   }, 90_000);
 

@@ -17,8 +17,8 @@ describe('Webhook lifecycle routes', () => {
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
     t = await createTestApp();
     db = t.app.get(DataSource);
-    owner = await createUser(t.http, { app: t.app, plan: 'enterprise' });
-    stranger = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+    owner = await createUser(t.http, { db: t.db, plan: 'enterprise' });
+    stranger = await createUser(t.http, { db: t.db, plan: 'enterprise' });
   });
   afterAll(() => t.close());
 
@@ -298,7 +298,7 @@ describe('Webhook lifecycle routes', () => {
   describe('GET /v2/events?type=', () => {
     let user: TestUser;
     beforeAll(async () => {
-      user = await createUser(t.http, { app: t.app, plan: 'enterprise' });
+      user = await createUser(t.http, { db: t.db, plan: 'enterprise' });
       for (const name of ['one', 'two']) {
         const created = await t.http.post('/v2/resources').set(...bearer(user)).send({ name }).expect(201);
         await t.http.patch(`/v2/resources/${created.body.data.id}`).set(...bearer(user)).send({ name: `${name}!` }).expect(200);

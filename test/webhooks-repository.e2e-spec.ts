@@ -36,7 +36,7 @@ describe('webhook and event repositories', () => {
     deliveries = testApp.app.get(WebhookDeliveryRepository);
     owner = await createUser(testApp.http);
     other = await createUser(testApp.http);
-    admin = await createUser(testApp.http, { app: testApp.app, role: 'admin' });
+    admin = await createUser(testApp.http, { db: testApp.db, role: 'admin' });
     // Earlier events (registrations) are not this suite's concern.
     await dataSource.query('UPDATE events SET published_at = now()');
   });

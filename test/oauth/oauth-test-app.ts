@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createApiApp } from '../../apps/api/src/app.setup';
 import type { TestApp } from '../support';
 
@@ -35,5 +36,5 @@ export async function createTestAppWithPublicUrl(publicUrl?: string): Promise<Te
   const url = `http://127.0.0.1:${port}`;
   const app = await withPublicUrl(publicUrl ?? url, () => createApiApp());
   await app.listen(port, '127.0.0.1');
-  return { app, http: request(app.getHttpServer()), url, logs: () => '', close: () => app.close() };
+  return { app, http: request(app.getHttpServer()), url, db: app.get(DataSource), logs: () => '', close: () => app.close() };
 }

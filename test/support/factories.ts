@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { INestApplication } from '@nestjs/common';
 import type TestAgent from 'supertest/lib/agent';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { Plan, PlatformRole } from '@app/common';
-import { AccountDirectory } from '../../apps/api/src/auth/account-directory.service';
 
 export interface TestUser {
   id: string;
@@ -23,9 +21,12 @@ export function newCredentials(): { email: string; username: string; password: s
   return { email: `user_${tag}@example.com`, username: `user_${tag}`, password: `password-${tag}` };
 }
 
-/** Account settings written straight to the database of `app` (and its account cache). */
+/**
+ * Account settings written straight to the API's database between registration and login:
+ * before the account's first authenticated request, so no replica has cached the old ones.
+ */
 export interface CreateUserOptions {
-  app: INestApplication;
+  db: DataSource;
   /** `enterprise` keeps tests that make many requests clear of the free plan's rate limit. */
   plan?: Plan;
   role?: PlatformRole;
@@ -35,21 +36,18 @@ export interface CreateUserOptions {
 export async function createUser(http: TestAgent, options?: CreateUserOptions): Promise<TestUser> {
   const credentials = newCredentials();
   const registered = await http.post('/v2/auth/register').send(credentials).expect(201);
+  const id = (registered.body as { data: { id: string } }).data.id;
+  if (options) {
+    await options.db.query('UPDATE users SET plan = COALESCE($2, plan), role = COALESCE($3, role) WHERE id = $1', [
+      id,
+      options.plan ?? null,
+      options.role ?? null,
+    ]);
+  }
   const login = await http
     .post('/v2/auth/login')
     .send({ email: credentials.email, password: credentials.password })
     .expect(200);
-  const id = (registered.body as { data: { id: string } }).data.id;
-  if (options) {
-    await options.app
-      .get(DataSource)
-      .query('UPDATE users SET plan = COALESCE($2, plan), role = COALESCE($3, role) WHERE id = $1', [
-        id,
-        options.plan ?? null,
-        options.role ?? null,
-      ]);
-    options.app.get(AccountDirectory).forget(id);
-  }
   return {
     id,
     ...credentials,

@@ -4,5 +4,6 @@
  */
 export * from '@app/testing';
 export * from './factories';
+export * from './api-under-test';
 export * from './test-app';
 export * from './replica-pair';

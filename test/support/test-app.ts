@@ -1,7 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import type TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
 import { createApiApp } from '../../apps/api/src/app.setup';
+import type { ApiUnderTest } from './api-under-test';
 
 export interface TestAppOptions {
   /** Keep every log line (level info and up) in memory, readable through `logs()`. */
@@ -24,14 +25,11 @@ async function withEnvironment<T>(env: Record<string, string>, build: () => Prom
   }
 }
 
-export interface TestApp {
+/** The API built in the suite's own process: for suites that reach into the app or set its configuration. */
+export interface TestApp extends ApiUnderTest {
   app: INestApplication;
-  http: TestAgent;
-  /** The listening app's origin (`http://127.0.0.1:<port>`), for clients such as `fetch`. */
-  url: string;
   /** The captured log output, one JSON object per line; empty unless `captureLogs` was set. */
   logs(): string;
-  close(): Promise<void>;
 }
 
 /** The real API, built as production builds it, listening on a free loopback port. */
@@ -44,5 +42,5 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await app.listen(0, '127.0.0.1');
   const http = request(app.getHttpServer());
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-  return { app, http, url, logs: () => lines.join(''), close: () => app.close() };
+  return { app, http, url, db: app.get(DataSource), logs: () => lines.join(''), close: () => app.close() };
 }
