@@ -3,7 +3,8 @@
 #   bash scripts/test.sh            everything, as `npm test`: the services, lint beside the build
 #                                   and the unit tier, then the api and system tiers
 #   bash scripts/test.sh unit       the unit tier alone: no services, no build (npm run test:unit)
-#   bash scripts/test.sh api        the api tier alone, on the run's PostgreSQL and Redis (npm run test:api)
+#   bash scripts/test.sh api        the build, then the api tier, whose one built API and worker
+#                                   serve the suites that only speak HTTP (npm run test:api)
 #   bash scripts/test.sh system     the build, then the system tier (npm run test:system)
 # Arguments after the tier go to Jest (a path narrows the run to the suites it matches).
 # Each step's wall time is printed as it ends and again, all together, at the end.
@@ -39,7 +40,7 @@ tier=${1:-all}
 [ $# -gt 0 ] && shift
 case "$tier" in
   unit) unit_tier "$@" ;;
-  api) api_tier "$@" ;;
+  api) npm run build && api_tier "$@" ;;
   system) npm run build && system_tier "$@" ;;
   all)
     run_started=$(date +%s%N)
