@@ -6,9 +6,9 @@ import type { OpenAPI3 } from 'openapi-typescript';
  * The committed OpenAPI document (`openapi.json`) and the SDK's types generated from it
  * (libs/client), both written by one command:
  *
- *   npm run openapi:write    serves the API in-process on a throwaway database (PostgreSQL and
- *                            Redis must run), writes the document it serves at `/openapi.json`,
- *                            then the SDK's types rendered from that document
+ *   npm run openapi:write    writes the document the API serves at `/openapi.json` (built from
+ *                            its modules, without PostgreSQL or Redis), then the SDK's types
+ *                            rendered from that document
  *
  * test/openapi-document.e2e-spec.ts fails while the served document differs from the committed
  * one; `npm run lint` (scripts/lint-openapi.ts) lints the committed document and fails while the
@@ -43,31 +43,18 @@ export async function renderClientTypes(document: OpenAPI3): Promise<string> {
   return TYPES_HEADER + astToString(await openapiTS(document, { defaultNonNullable: false }));
 }
 
-/** The document this checkout's API serves, from an app started here and stopped after. */
-async function servedDocumentOfThisCheckout(): Promise<OpenAPI3> {
-  process.env.PUBLIC_URL = DOCUMENT_PUBLIC_URL;
-  // Imported once the environment is set: the app's modules read it as they load.
-  const { createTestEnvironment, destroyTestEnvironment } = await import('@app/testing/test-environment');
-  await createTestEnvironment();
-  try {
-    const { createApiApp } = await import('../apps/api/src/app.setup');
-    const app = await createApiApp();
-    try {
-      await app.listen(0, '127.0.0.1');
-      const origin = (await app.getUrl()).replace('[::1]', '127.0.0.1');
-      const res = await fetch(new URL('/openapi.json', origin));
-      if (!res.ok) throw new Error(`GET ${origin}/openapi.json answered ${res.status}`);
-      return (await res.json()) as OpenAPI3;
-    } finally {
-      await app.close();
-    }
-  } finally {
-    await destroyTestEnvironment();
-  }
+/** The document this checkout's API serves at DOCUMENT_PUBLIC_URL, as the command writes it. */
+export async function documentOfThisCheckout(): Promise<OpenAPI3> {
+  // Imported on use: the app's modules are more than Jest needs of this file.
+  const { loadConfig } = await import('@app/config');
+  const { buildApiOpenApiDocument } = await import('../apps/api/src/app.setup');
+  // The document depends on the public origin alone; development needs no other setting.
+  const config = loadConfig({ NODE_ENV: 'development', PUBLIC_URL: DOCUMENT_PUBLIC_URL });
+  return (await buildApiOpenApiDocument(config)) as OpenAPI3;
 }
 
 async function main(): Promise<void> {
-  writeFileSync(OPENAPI_DOCUMENT_FILE, documentText(await servedDocumentOfThisCheckout()));
+  writeFileSync(OPENAPI_DOCUMENT_FILE, documentText(await documentOfThisCheckout()));
   process.stdout.write(`Wrote ${OPENAPI_DOCUMENT_FILE}\n`);
   // From the file just written, exactly as `npm run lint` renders them to compare.
   writeFileSync(CLIENT_TYPES_FILE, await renderClientTypes(readCommittedDocument()));

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { DOCUMENT_PUBLIC_URL, OPENAPI_DOCUMENT_FILE, OPENAPI_WRITE_COMMAND, readCommittedDocument } from '../scripts/openapi-document';
+import { documentOfThisCheckout, documentText, DOCUMENT_PUBLIC_URL, OPENAPI_DOCUMENT_FILE, OPENAPI_WRITE_COMMAND, readCommittedDocument } from '../scripts/openapi-document';
 import { createTestApp, PROJECT_ROOT, TestApp } from './support';
 
 /** The JSON pointer of the first place where two JSON values differ, '' at the root. */
@@ -39,5 +39,12 @@ describe('The committed OpenAPI document', () => {
           `the result (first difference at "${firstDifference(served, committed)}").`,
       );
     }
+  });
+
+  it(`is what \`${OPENAPI_WRITE_COMMAND}\` writes, built from the modules without starting the API`, async () => {
+    const { body: served } = await t.http.get('/openapi.json').expect(200);
+    const written = JSON.parse(documentText(await documentOfThisCheckout())) as unknown;
+    expect(firstDifference(served, written)).toBe('');
+    expect(written).toEqual(served);
   });
 });
