@@ -1,6 +1,7 @@
-import { DynamicModule, NestApplicationOptions, RequestMethod } from '@nestjs/common';
+import { DynamicModule, INestApplication, NestApplicationOptions, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { NestPinoLogger } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -21,7 +22,7 @@ import { createHttpLogger } from './logging/http-logger';
 import { LoggingModule } from './logging/logging.module';
 import { LogOutput, ROOT_LOGGER } from './logging/root-logger';
 import { HttpMetrics } from './metrics/http-metrics';
-import { setupOpenApi } from './openapi/openapi';
+import { buildOpenApiDocument, setupOpenApi } from './openapi/openapi';
 
 /** Paths served at the root, outside `/v2` (docs/api.md#root-paths). */
 const ROOT_PATHS = [
@@ -43,6 +44,10 @@ export interface ApiAppOptions {
 /** The root module: AppModule plus the logging module, whose output is a parameter. */
 export function apiRootModule(options: ApiAppOptions = {}): DynamicModule {
   return { module: AppModule, imports: [LoggingModule.forRoot(options.log)] };
+}
+
+function setApiPrefix(app: INestApplication): void {
+  app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });
 }
 
 /** Everything but the module graph: logger, express settings, early middleware, prefix, docs. */
@@ -73,7 +78,7 @@ export function configureApiApp(app: NestExpressApplication): void {
       writeLedgerMiddleware,
     ),
   );
-  app.setGlobalPrefix(API_PREFIX, { exclude: ROOT_PATHS });
+  setApiPrefix(app);
   setupOpenApi(app);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.enableShutdownHooks();
@@ -84,4 +89,18 @@ export async function createApiApp(options: ApiAppOptions = {}): Promise<NestExp
   const app = await NestFactory.create<NestExpressApplication>(apiRootModule(options), new EnvelopeExpressAdapter(), API_APPLICATION_OPTIONS);
   configureApiApp(app);
   return app;
+}
+
+/**
+ * The document the API serves at `/openapi.json`, built from the module graph without starting
+ * it: Nest's preview mode creates no provider, so nothing connects to PostgreSQL or Redis.
+ */
+export async function buildApiOpenApiDocument(config: AppConfig): Promise<OpenAPIObject> {
+  const app = await NestFactory.create<NestExpressApplication>(apiRootModule(), new EnvelopeExpressAdapter(), { preview: true, logger: false });
+  try {
+    setApiPrefix(app);
+    return buildOpenApiDocument(app, config);
+  } finally {
+    await app.close();
+  }
 }

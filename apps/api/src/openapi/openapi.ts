@@ -46,8 +46,7 @@ function describeService(sessionCookie: string): string {
  * origin, and paths are full (`/v2/resources`, `/oauth/token`), so that a client generated from
  * it reaches every operation.
  */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const appConfig = app.get(AppConfig);
+export function buildOpenApiDocument(app: INestApplication, appConfig: AppConfig): OpenAPIObject {
   // `__Host-rms_session` when PUBLIC_URL is https, `rms_session` otherwise.
   const sessionCookie = sessionCookieName(appConfig);
   const builder = new DocumentBuilder()
@@ -138,7 +137,7 @@ export function setupOpenApi(app: INestApplication): void {
   let document: OpenAPIObject | undefined;
   const http = app.getHttpAdapter();
   http.get(`/${OPENAPI_DOCUMENT_PATH}`, (_req: Request, res: Response) => {
-    document ??= buildOpenApiDocument(app);
+    document ??= buildOpenApiDocument(app, app.get(AppConfig));
     res.status(200).json(document);
   });
   http.get(`/${DOCS_PATH}`, serveApiReferencePage(DOCUMENT_TITLE, `/${OPENAPI_DOCUMENT_PATH}`));
