@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { Sql, SqlStatement } from '@app/database';
 import { createTestApp, createUser, TestApp, TestUser } from './support';
@@ -33,19 +34,23 @@ describe('Resource list plans under organization visibility', () => {
       }
     }
     // 3,000 rows in the member's organizations, 27,000 elsewhere (another owner, other organizations).
-    // Seeding is not a request: it runs without the request statement timeout.
-    await db.transaction(async (manager) => {
-      await manager.query('SET LOCAL statement_timeout = 0');
-      await manager.query(
+    // Seeding is not a request: it runs on a connection of its own, without the app's query timeouts,
+    // which a busy machine would otherwise hit.
+    const seeder = new Client({ connectionString: process.env.DATABASE_URL });
+    await seeder.connect();
+    try {
+      await seeder.query(
         `INSERT INTO resources (id, owner_id, organization_id, name, created_at)
          SELECT 'res_' || upper(substr(md5(random()::text || g), 1, 26)), $1, ($2::text[])[1 + g % 23],
                 'plan ' || g, now() - g * interval '1 second'
          FROM generate_series(1, 30000) g`,
         [other.id, organizations],
       );
-      await manager.query('ANALYZE resources');
-      await manager.query('ANALYZE organization_members');
-    });
+      await seeder.query('ANALYZE resources');
+      await seeder.query('ANALYZE organization_members');
+    } finally {
+      await seeder.end();
+    }
   }, 60000);
 
   afterAll(() => t.close());
