@@ -19,7 +19,14 @@ export interface TierServices {
  */
 export async function startTierServices(): Promise<TierServices> {
   const environment: SuiteEnvironment = await createSuiteEnvironment('tier');
-  const [api, worker] = await Promise.all([startBuiltApi(environment.env), startBuiltWorker(environment.env)]);
+  const [started, ready] = await Promise.allSettled([startBuiltApi(environment.env), startBuiltWorker(environment.env)]);
+  if (started.status === 'rejected' || ready.status === 'rejected') {
+    // One of them failed to start: the other must not outlive the run.
+    await Promise.all([started.status === 'fulfilled' && started.value.stop(), ready.status === 'fulfilled' && ready.value.kill()]);
+    await environment.destroy();
+    throw started.status === 'rejected' ? started.reason : (ready as PromiseRejectedResult).reason;
+  }
+  const [api, worker] = [started.value, ready.value];
   Object.assign(process.env, { [TIER_API_URL]: api.url, [TIER_DATABASE_URL]: environment.env.DATABASE_URL });
   return {
     api,
