@@ -46,8 +46,8 @@ case "$tier" in
     run_started=$(date +%s%N)
     bash scripts/services.sh
     bash scripts/browser.sh
-    # Lint (type-aware ESLint, the import rules, the type check) runs on one core while the
-    # other builds and runs the unit tier; its output is shown once it ends.
+    # Lint (type-aware ESLint, the import rules, the type check, the OpenAPI tools: its long steps
+    # side by side) runs beside the build and the unit tier; its output is shown once it ends.
     lint_log=$(mktemp)
     trap 'rm -f "$lint_log" "$lint_log.seconds"' EXIT
     (
