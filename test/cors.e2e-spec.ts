@@ -1,4 +1,4 @@
-import { createTestApp, createUser, TestApp, TestUser } from './support';
+import { ApiUnderTest, connectTierApi, createTestApp, createUser, TestApp, TestUser } from './support';
 
 /**
  * CORS for the origins of CORS_ORIGINS (docs/decisions.md), seen as a browser sees it, with
@@ -236,9 +236,9 @@ describe('CORS (CORS_ORIGINS)', () => {
 });
 
 describe('CORS without CORS_ORIGINS (the default)', () => {
-  let t: TestApp;
+  let t: ApiUnderTest;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await connectTierApi();
   });
   afterAll(async () => {
     await t.close();
