@@ -17,7 +17,6 @@ import { LoginAttemptLimiter } from './login-attempt.limiter';
 import { RouteAccessReader } from './route-access';
 import { ScopeDeclarationCheck } from './scope-declaration.check';
 import { JwtStrategy } from './strategies/jwt.strategy';
-import { PasswordHasher } from './password-hasher';
 import { RefreshTokenRepository } from './refresh-token.repository';
 import { JWT_ALGORITHM, TokenService } from './token.service';
 
@@ -44,7 +43,6 @@ import { JWT_ALGORITHM, TokenService } from './token.service';
     AccountDirectory,
     AuthContextFactory,
     CredentialRegistry,
-    PasswordHasher,
     LoginAttemptLimiter,
     JwtStrategy,
     ScopeDeclarationCheck,

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../auth/accounts.module';
-import { PasswordHasher } from '../auth/password-hasher';
 import { RegistrationController } from './registration.controller';
 import { UserIdentities } from './user-identities.service';
 import { UsersController } from './users.controller';
@@ -9,7 +8,7 @@ import { UsersService } from './users.service';
 @Module({
   imports: [AccountsModule],
   controllers: [RegistrationController, UsersController],
-  providers: [UsersService, UserIdentities, PasswordHasher],
+  providers: [UsersService, UserIdentities],
   exports: [UsersService, UserIdentities],
 })
 export class UsersModule {}
