@@ -9,6 +9,8 @@ export interface TestAppOptions {
   captureLogs?: boolean;
   /** Settings of this app alone, over the run's environment while the app reads its configuration. */
   env?: Record<string, string>;
+  /** The loopback port to listen on, when a setting must name it before the app is built; any free one otherwise. */
+  port?: number;
 }
 
 /** Runs `build` with `env` set over process.env, then puts the environment back as it was. */
@@ -39,7 +41,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ? { destination: { write: (line: string): void => void lines.push(line) }, level: 'info' as const }
     : undefined;
   const app = await withEnvironment(options.env ?? {}, () => createApiApp({ log }));
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const http = request(app.getHttpServer());
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   return { app, http, url, db: app.get(DataSource), logs: () => lines.join(''), close: () => app.close() };
