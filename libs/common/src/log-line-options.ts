@@ -25,11 +25,17 @@ export type LogFormat = 'json' | 'pretty';
 
 /**
  * Where log lines go: JSON lines to stdout or, for a person at a terminal, pino-pretty's
- * coloured lines. The API buffers its JSON lines (a synchronous write per line costs more than
- * the request it describes); the buffer goes out once it holds 4 KiB, at least every half second,
- * and when the process stops. The worker, whose lines are few, writes each at once.
+ * coloured lines. The API buffers its JSON lines (a write per line costs more than the request
+ * it describes): the buffer goes out once it holds 4 KiB, at least every half second, and when
+ * the process exits. It goes out synchronously: handing each write to libuv's thread pool cost
+ * the request thread twice what the write itself does. The worker, whose lines are few, writes
+ * each at once.
  */
 export function logDestination(format: LogFormat, buffered: boolean): DestinationStream {
   if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,app_env,node_env' });
-  return pino.destination(buffered ? { dest: 1, sync: false, minLength: 4096, periodicFlush: 500 } : { dest: 1, sync: true });
+  if (!buffered) return pino.destination({ dest: 1, sync: true });
+  const destination = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 500 });
+  // pino flushes a buffer on exit only for asynchronous destinations.
+  process.once('exit', () => destination.flushSync());
+  return destination;
 }
