@@ -314,10 +314,10 @@ describe('tracing from a request to the webhook it caused', () => {
       logLines(unsampledApi.process.output).find((line) => line.requestId === 'unsampled-create-1' && line.msg === 'request completed'),
     );
     expect(requestLine.trace_id).toBe(traceId);
-    // The SDK's note of each span it starts without recording: the request's server span alone,
-    // none for its SQL and Redis commands, which the instrumentations skip outside a span.
-    const notesOfUnrecordedSpans = unsampledApi.process.output.slice(outputBefore).match(/Recording is off, propagating context in a non-recording span/g);
-    expect(notesOfUnrecordedSpans).toHaveLength(1);
+    // The SDK notes each span it starts without recording: none, since the sampler is asked
+    // before the tracer is called, and the instrumentations skip SQL and Redis outside a span.
+    expect(unsampledApi.process.output).toContain('@opentelemetry/api: Registered a global for trace');
+    expect(unsampledApi.process.output.slice(outputBefore)).not.toContain('Recording is off, propagating context in a non-recording span');
 
     // A sampled request through the same webhook: once its delivery's spans are exported, any the
     // unsampled one made would have been, the worker's before them and the other API's long since.
