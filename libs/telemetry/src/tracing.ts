@@ -17,7 +17,7 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
 
 /**
  * Starts the OpenTelemetry SDK when tracing is requested; to be called before anything requires
- * http, express, pg or ioredis, since the instrumentations patch those modules as they load.
+ * http, since the HTTP instrumentation patches it as it loads.
  */
 export function startTracing(setup: TracingSetup): void {
   if (running || !tracingRequested()) return;
