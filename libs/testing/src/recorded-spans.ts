@@ -1,5 +1,5 @@
 import { context, ROOT_CONTEXT, Span, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, ReadableSpan, SimpleSpanProcessor, StackContextManager, TracerProvider } from '@opentelemetry/sdk-trace';
+import { IdGenerator, InMemorySpanExporter, ReadableSpan, Sampler, SimpleSpanProcessor, StackContextManager, TracerProvider } from '@opentelemetry/sdk-trace';
 
 /** The spans that code made through the global API, kept in memory. */
 export interface RecordedSpans {
@@ -12,13 +12,14 @@ export interface RecordedSpans {
 }
 
 /**
- * Registers a tracer provider that records every span (always on) in memory, and a context
- * manager, as the globals: for a spec of code that makes spans through `@opentelemetry/api`. The
- * context manager follows synchronous calls only, which is where the code decides on a span.
+ * Registers a tracer provider that keeps its spans in memory, and a context manager, as the
+ * globals: for a spec of code that makes spans through `@opentelemetry/api`. The provider samples
+ * every span unless given the sampler (and id generator) the SDK would be. The context manager
+ * follows synchronous calls only, which is where the code decides on a span.
  */
-export function recordSpansInMemory(): RecordedSpans {
+export function recordSpansInMemory(sdk: { sampler?: Sampler; idGenerator?: IdGenerator } = {}): RecordedSpans {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new TracerProvider({ ...sdk, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   context.setGlobalContextManager(new StackContextManager().enable());
   trace.setGlobalTracerProvider(provider);
   return {
