@@ -1,6 +1,6 @@
 /**
- * Imported first by main.ts: the instrumentations patch http, pg and ioredis as they are
- * required, so tracing starts before anything requires them. Off unless an OTLP endpoint is set.
+ * Imported first by main.ts: the HTTP instrumentation patches http as it is required, so tracing
+ * starts before anything requires it. Off unless an OTLP endpoint is set.
  */
 import { startTracing } from '@app/telemetry/tracing';
 

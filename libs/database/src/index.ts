@@ -8,6 +8,7 @@ export * from './migrations';
 export * from './redis/redis-client';
 export * from './sql';
 export * from './redis/redis.module';
+export * from './redis/redis-spans';
 export * from './redis/worker-heartbeat.repository';
 export * from './delivery-data/webhook.repository';
 export * from './delivery-data/webhook-delivery.repository';

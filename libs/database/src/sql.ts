@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryResult, QueryRunner } from 'typeorm';
+import { DatabaseCall, inDatabaseSpan, inRecordingSpan } from '@app/telemetry';
 
 /** A statement as a repository sends it: its SQL and positional values. */
 export interface SqlStatement {
@@ -23,6 +24,23 @@ export interface SqlOutcome<T> {
 /** Statements that write nothing, as the write ledger tells them (write-ledger.ts). */
 const READ_ONLY = /^\s*SELECT\b/i;
 
+/** A statement's first keyword, the operation its span names. */
+const OPERATION = /^\s*([A-Za-z]+)/;
+
+/** The database a DataSource connects to, as a statement's span names it. */
+type DatabaseTarget = Pick<DatabaseCall, 'namespace' | 'server'>;
+
+/** The database and server of a PostgreSQL DataSource's options: its URL's, else its host, port and database. */
+function databaseTarget(options: DataSource['options']): DatabaseTarget {
+  if (options.type !== 'postgres') return {};
+  if (options.url) {
+    const url = new URL(options.url);
+    const address = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    return { namespace: decodeURIComponent(url.pathname.slice(1)) || undefined, server: { address, port: Number(url.port) || 5432 } };
+  }
+  return { namespace: options.database, server: options.host ? { address: options.host, port: options.port ?? 5432 } : undefined };
+}
+
 /**
  * The one way repositories send SQL. Given the EntityManager of a transaction, a statement runs
  * on that transaction's connection. Outside one, a read goes straight to the pg pool of TypeORM's
@@ -33,13 +51,27 @@ const READ_ONLY = /^\s*SELECT\b/i;
  */
 @Injectable()
 export class Sql {
+  /** Read from the DataSource's options at the first recorded statement. */
+  private target: DatabaseTarget | undefined;
+
   constructor(private readonly dataSource: DataSource) {}
 
   async rows<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<T[]> {
     return (await this.run<T>(statement, manager)).rows;
   }
 
-  async run<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<SqlOutcome<T>> {
+  /**
+   * Sends `statement`, in a span of its own when the work running now is recorded: its text with
+   * the placeholders, as sent, never the values.
+   */
+  run<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<SqlOutcome<T>> {
+    if (!inRecordingSpan()) return this.send<T>(statement, manager);
+    this.target ??= databaseTarget(this.dataSource.options);
+    const operation = OPERATION.exec(statement.text)?.[1].toUpperCase() ?? 'QUERY';
+    return inDatabaseSpan({ system: 'postgresql', operation, queryText: statement.text, ...this.target }, () => this.send<T>(statement, manager));
+  }
+
+  private async send<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<SqlOutcome<T>> {
     if (manager?.queryRunner) return Sql.through<T>(manager.queryRunner, statement);
     if (!READ_ONLY.test(statement.text)) {
       const runner = this.dataSource.createQueryRunner();

@@ -1,4 +1,6 @@
 export { SpanKind } from '@opentelemetry/api';
+export * from './database-call';
+export * from './database-spans';
 export * from './server-span';
 export * from './server-span-source';
 export * from './spans';

@@ -21,7 +21,7 @@ import { callerSpanContext } from './edge-propagator';
 import type { ServerSpanMiddleware, ServerSpanSource } from './server-span-source';
 import { tracer } from './spans';
 import { withUnrecordedTrace } from './trace-context';
-import { tracingSetup } from './tracing';
+import { tracingSampling, tracingSetup } from './tracing';
 
 /** Probes and scrapes: a span each would bury the requests. */
 const UNTRACED_PATH = /^\/(health|metrics)(\/|\?|$)/;
@@ -86,19 +86,22 @@ function endServerSpan(span: Span, method: string, route: string | undefined, st
 }
 
 /**
- * The middleware `serverSpanMiddleware` returns while tracing is on. The sampler decides first,
- * on a span without attributes: an unsampled request gets a non-recording span, whose context
- * is kept aside (`withUnrecordedTrace`) rather than made active, and nothing else. A sampled one
- * gets its attributes, a link to the span a caller sent (`EdgePropagator`), and is the active
- * span of everything the request does.
+ * The middleware `serverSpanMiddleware` returns while tracing is on. The SDK's sampler decides
+ * first, before the tracer is called (`SamplingFirst`): an unsampled request gets only a span
+ * context (its trace id, a span id, the not-sampled flag), kept aside (`withUnrecordedTrace`)
+ * rather than made active, and nothing else. A sampled one gets a span with its attributes, a
+ * link to the span a caller sent (`EdgePropagator`), and is the active span of everything the
+ * request does.
  */
 export function recordServerSpans<Req extends IncomingMessage, Res extends ServerResponse>(source: ServerSpanSource<Req, Res>): ServerSpanMiddleware<Req, Res> {
   const serverTracer = tracer();
+  const sampling = tracingSampling();
+  if (!sampling) throw new Error('recordServerSpans is for a process whose tracing has started');
   return (req, res, next) => {
     if (UNTRACED_PATH.test(req.url ?? '')) return next();
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const method = req.method ?? 'GET';
-    const span = serverTracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    const span = sampling.startSpan(serverTracer, method, SpanKind.SERVER, parent);
     if (!span.isRecording()) return context.with(withUnrecordedTrace(parent, span.spanContext()), next);
     span.setAttributes(requestAttributes(req, method, source.clientAddressOf(req)));
     const caller = callerSpanContext(parent);

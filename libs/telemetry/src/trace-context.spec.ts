@@ -26,7 +26,7 @@ describe('trace context headers', () => {
     expect(parent && traceContextOf(parent)).toEqual({ traceparent: `00-${traceId}-${spanId}-00` });
   });
 
-  it("keeps an unrecorded trace out of the active span, where the pg and ioredis instrumentations would trace each query under it", () => {
+  it("keeps an unrecorded trace out of the active span, where each SQL statement and Redis command would look for a parent", () => {
     const parent = contextOf({ traceparent: `00-${traceId}-${spanId}-00` });
     const unsampled = { traceId, spanId: 'c0ffee00c0ffee00', traceFlags: TraceFlags.NONE };
     const work = withUnrecordedTrace(parent, unsampled);

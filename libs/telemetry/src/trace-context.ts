@@ -24,9 +24,9 @@ const UNRECORDED_TRACE = createContextKey('the trace of work that records no spa
 
 /**
  * `parent` carrying a trace that records nothing, such as an unsampled request's: kept aside
- * rather than as the active span, so that the pg and ioredis instrumentations, which trace only
- * under an active span, do no work for each query, while what the work hands on (an event's
- * `traceparent`, log lines) still names the trace and its not-sampled flag.
+ * rather than as the active span, so that its SQL and Redis commands, which make a span only
+ * under a recording one (`inRecordingSpan`), find none at once, while what the work hands on (an
+ * event's `traceparent`, log lines) still names the trace and its not-sampled flag.
  */
 export function withUnrecordedTrace(parent: Context, spanContext: SpanContext): Context {
   return trace.deleteSpan(parent).setValue(UNRECORDED_TRACE, spanContext);

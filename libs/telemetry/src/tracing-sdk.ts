@@ -1,14 +1,21 @@
 import { RequestOptions } from 'node:http';
 import { Attributes } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { RandomIdGenerator } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_URL_FULL } from '@opentelemetry/semantic-conventions';
 import { configuredPropagator } from './configured-propagator';
+import { configuredSampler } from './configured-sampler';
 import { EdgePropagator } from './edge-propagator';
+import { SamplingFirst } from './sampling-first';
 import type { TracingSetup } from './tracing-setup';
+
+/** What `startTracingSdk` started: the SDK, and the sampling it was given, for the server span to ask first. */
+export interface RunningSdk {
+  sdk: { shutdown(): Promise<void> };
+  sampling: SamplingFirst;
+}
 
 /**
  * The origin alone of an outgoing request: a webhook url's path and query are often its secret
@@ -21,32 +28,32 @@ function originOnly(options: RequestOptions): Attributes {
 }
 
 /**
- * The Node SDK with the instrumentations a trace needs: outgoing HTTP (a webhook delivery's
- * request, which carries a `traceparent`), pg and ioredis. Incoming requests are the app's own
- * server span (`serverSpanMiddleware`), which continues a caller's trace only when the setup
- * trusts callers. Exporter, protocol, sampler, propagators and resource attributes come from the
- * standard OTEL_* variables; spans are exported in batches. Only traces: metrics stay
+ * The Node SDK with the one instrumentation a trace needs: outgoing HTTP (a webhook delivery's
+ * request, which carries a `traceparent`). Incoming requests are the app's own server span
+ * (`serverSpanMiddleware`), which continues a caller's trace only when the setup trusts callers;
+ * SQL and Redis commands are its own spans too (`inDatabaseSpan`), made only inside a recorded
+ * span. Exporter, protocol, sampler, propagators and resource attributes come from the standard
+ * OTEL_* variables; the sampler is read here (`configuredSampler`) so that the server span asks
+ * it before making anything (`SamplingFirst`). With an exporter and no span processor given,
+ * NodeSDK exports through a BatchSpanProcessor (OTEL_BSP_*). Only traces: metrics stay
  * Prometheus's and logs stdout's.
  */
-export function startTracingSdk(setup: TracingSetup): NodeSDK {
+export function startTracingSdk(setup: TracingSetup): RunningSdk {
   const propagator = configuredPropagator();
+  const sampling = new SamplingFirst(configuredSampler(), new RandomIdGenerator());
   const sdk = new NodeSDK({
     textMapPropagator: setup.trustInboundContext || !propagator ? propagator : new EdgePropagator(propagator),
     resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: setup.serviceName })),
+    sampler: sampling.sampler,
+    idGenerator: sampling.idGenerator,
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
       // Building every request's attributes before the sampler is asked cost an unsampled request
       // nearly what a sampled one costs (docs/performance.md#tracing).
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, startOutgoingSpanHook: originOnly }),
-      // Queries and commands outside any span (pool checks, BullMQ's polling, heartbeats) would
-      // each be a trace of its own. A span for each pool checkout would double the SQL spans; a
-      // wait for a connection shows as the gap before the query's.
-      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      // The command name only: keys name sessions and revocations, which are credentials.
-      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
   sdk.start();
-  return sdk;
+  return { sdk, sampling };
 }

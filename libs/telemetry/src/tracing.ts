@@ -1,7 +1,9 @@
+import type { SamplingFirst } from './sampling-first';
+import type { RunningSdk } from './tracing-sdk';
 import type { TracingSetup } from './tracing-setup';
 
 /** The running SDK and what the app said of itself; undefined while tracing is off. */
-let running: { sdk: { shutdown(): Promise<void> }; setup: TracingSetup } | undefined;
+let running: (RunningSdk & { setup: TracingSetup }) | undefined;
 
 /**
  * Tracing is on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT, or its traces-only
@@ -15,14 +17,14 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
 
 /**
  * Starts the OpenTelemetry SDK when tracing is requested; to be called before anything requires
- * http, express, pg or ioredis, since the instrumentations patch those modules as they load.
+ * http, since the HTTP instrumentation patches it as it loads.
  */
 export function startTracing(setup: TracingSetup): void {
   if (running || !tracingRequested()) return;
   // Required here, not imported: with tracing off no SDK or instrumentation module is ever loaded.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startTracingSdk } = require('./tracing-sdk') as typeof import('./tracing-sdk');
-  running = { sdk: startTracingSdk(setup), setup };
+  running = { ...startTracingSdk(setup), setup };
 }
 
 export function isTracingOn(): boolean {
@@ -32,6 +34,11 @@ export function isTracingOn(): boolean {
 /** What the app told `startTracing`; undefined while tracing is off. */
 export function tracingSetup(): TracingSetup | undefined {
   return running?.setup;
+}
+
+/** The sampling the SDK was given; undefined while tracing is off. */
+export function tracingSampling(): SamplingFirst | undefined {
+  return running?.sampling;
 }
 
 /** Exports the spans still buffered and stops tracing; nothing to do when it is off. */

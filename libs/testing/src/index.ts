@@ -9,3 +9,4 @@ export * from './built-worker';
 export * from './https-receiver';
 export * from './wait-until';
 export * from './api-call';
+export * from './recorded-spans';

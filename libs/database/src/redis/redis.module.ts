@@ -1,7 +1,9 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { RedisOptions } from 'ioredis';
 import { AppConfig } from '@app/config';
+import { isTracingOn } from '@app/telemetry';
 import { connectRedis, RedisClient } from './redis-client';
+import { traceRedisCommands } from './redis-spans';
 
 export const REDIS = Symbol('REDIS');
 
@@ -28,14 +30,20 @@ class RedisShutdown implements OnApplicationShutdown {
   }
 }
 
-/** One shared Redis client (commands only; BullMQ opens its own connections). */
+/**
+ * One shared Redis client (commands only; BullMQ opens its own connections), whose commands are
+ * spans of the requests and jobs that send them while tracing is on.
+ */
 @Global()
 @Module({
   providers: [
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): RedisClient => connectRedis(config, redisOptions(config)),
+      useFactory: (config: AppConfig): RedisClient => {
+        const client = connectRedis(config, redisOptions(config));
+        return isTracingOn() ? traceRedisCommands(client) : client;
+      },
     },
     RedisShutdown,
   ],

@@ -91,6 +91,8 @@ export type MarkedCount = { marked: true } | { marked: false; window: FixedWindo
 @Injectable()
 export class FixedWindowStorage implements ThrottlerStorage {
   private readonly counts: PipelinedCommand<CountedHitRequest, CountedHit> = {
+    // ioredis sends a defined command by its script's digest, and the script itself only when Redis lacks it.
+    name: 'EVALSHA',
     append: (pipeline, hits) => appendCounts(pipeline as CountingPipeline, hits),
     read: readCounts,
   };

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { context, SpanKind } from '@opentelemetry/api';
 import type { Cluster, Redis } from 'ioredis';
 import { connectRedisCluster } from '@app/database';
-import { connectRunRedis, PrivateRedisCluster } from '@app/testing';
+import { connectRunRedis, PrivateRedisCluster, recordSpansInMemory } from '@app/testing';
 import { PipelinedCommand, RedisPipelineBatch } from './redis-pipeline-batch';
+
+// Tracing on, as startTracing would leave it; spans are kept in memory only where a test records them.
+jest.mock('@app/telemetry/tracing', () => ({ ...jest.requireActual<typeof import('@app/telemetry/tracing')>('@app/telemetry/tracing'), isTracingOn: () => true }));
 
 /** One INCR per item. */
 const increments: PipelinedCommand<string, number> = {
+  name: 'INCR',
   append: (pipeline, keys) => {
     for (const counter of keys) pipeline.incr(counter);
     return keys.length;
@@ -25,6 +30,7 @@ describe('RedisPipelineBatch', () => {
 
   /** One EXISTS for all items together, answered to each. */
   const existence: PipelinedCommand<string, boolean> = {
+    name: 'EXISTS',
     append: (pipeline, keys) => {
       pipeline.exists(...keys);
       return 1;
@@ -66,6 +72,35 @@ describe('RedisPipelineBatch', () => {
     const answers = await Promise.allSettled([turn.add(increments, list), turn.add(existence, list)]);
     expect(answers[0]).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ message: expect.stringMatching(/WRONGTYPE/) }) });
     expect(answers[1]).toEqual({ status: 'fulfilled', value: true });
+  });
+
+  it("gives each recorded request's item a span in that request's trace, its command named and its key not", async () => {
+    const spans = recordSpansInMemory();
+    try {
+      const [first, second] = [spans.parent('GET /v2/resources/:id'), spans.parent('GET /v2/resources/:id')];
+      const counter = key();
+      const answers = await Promise.all([
+        context.with(first.context, () => turn.add(increments, counter)),
+        context.with(second.context, () => turn.add(existence, counter)),
+        turn.add(increments, counter),
+      ]);
+      expect(answers).toEqual([1, true, 2]);
+      first.span.end();
+      second.span.end();
+
+      const items = spans.ended().filter((span) => span.kind === SpanKind.CLIENT);
+      expect(items.map((span) => [span.name, span.spanContext().traceId, span.parentSpanContext?.spanId])).toEqual(
+        expect.arrayContaining([
+          ['INCR', first.span.spanContext().traceId, first.span.spanContext().spanId],
+          ['EXISTS', second.span.spanContext().traceId, second.span.spanContext().spanId],
+        ]),
+      );
+      expect(items).toHaveLength(2);
+      expect(items[0].attributes).toMatchObject({ 'db.system.name': 'redis', 'db.query.text': items[0].name, 'server.address': expect.any(String) });
+      expect(JSON.stringify(items.map((span) => span.attributes))).not.toContain(counter);
+    } finally {
+      await spans.stop();
+    }
   });
 
   it('fails every item when the round trip fails', async () => {

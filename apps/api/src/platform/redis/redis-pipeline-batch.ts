@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChainableCommander } from 'ioredis';
 import { TurnBatch } from '@app/common';
-import { REDIS, RedisClient } from '@app/database';
+import { REDIS, RedisClient, redisCall } from '@app/database';
+import { inDatabaseSpan, inRecordingSpan } from '@app/telemetry';
 
 /** One command's reply in a pipeline: its error, or its result. */
 export type PipelineReply = [error: Error | null, result: unknown];
@@ -11,6 +12,8 @@ export type PipelineReply = [error: Error | null, result: unknown];
  * commands, and how each item's result is read from those commands' replies.
  */
 export interface PipelinedCommand<Item, Result> {
+  /** The Redis command it appends (`EXISTS`, `EVALSHA` for a script), as an item's span names it. */
+  name: string;
   /** Appends the commands for `items` to the pipeline; returns how many commands it appended. */
   append(pipeline: ChainableCommander, items: readonly Item[]): number;
   /** One result per item, in order, from the replies of the appended commands; throws a failed command's error. */
@@ -19,6 +22,7 @@ export interface PipelinedCommand<Item, Result> {
 
 /** One EXISTS per item, of all the keys it names: whether any of them is set. */
 export const ANY_KEY_EXISTS: PipelinedCommand<readonly string[], boolean> = {
+  name: 'EXISTS',
   append: (pipeline, items) => {
     for (const keys of items) pipeline.exists(...keys);
     return items.length;
@@ -57,8 +61,17 @@ export class RedisPipelineBatch {
 
   constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
-  /** Sends `item` in the next pipeline, with everything else added in this turn. */
-  async add<Item, Result>(command: PipelinedCommand<Item, Result>, item: Item): Promise<Result> {
+  /**
+   * Sends `item` in the next pipeline, with everything else added in this turn. In a recorded
+   * span, the item is a span of its own, from its adding to its answer: each request's part of a
+   * shared pipeline in its own trace, its command named and its keys not.
+   */
+  add<Item, Result>(command: PipelinedCommand<Item, Result>, item: Item): Promise<Result> {
+    if (!inRecordingSpan()) return this.settle(command, item);
+    return inDatabaseSpan(redisCall(this.redis, command.name), () => this.settle(command, item));
+  }
+
+  private async settle<Item, Result>(command: PipelinedCommand<Item, Result>, item: Item): Promise<Result> {
     const settled = await this.turn.add({ command, item });
     if (!settled.ok) throw settled.error;
     return settled.value as Result;

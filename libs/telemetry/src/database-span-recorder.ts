@@ -1,0 +1,51 @@
+import { Attributes, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import {
+  ATTR_DB_NAMESPACE,
+  ATTR_DB_OPERATION_NAME,
+  ATTR_DB_QUERY_TEXT,
+  ATTR_DB_RESPONSE_STATUS_CODE,
+  ATTR_DB_SYSTEM_NAME,
+  ATTR_ERROR_TYPE,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+} from '@opentelemetry/semantic-conventions';
+import type { DatabaseCall } from './database-call';
+import { tracer } from './spans';
+
+/** The database semantic conventions' attributes of a call. */
+function callAttributes(call: DatabaseCall): Attributes {
+  return {
+    [ATTR_DB_SYSTEM_NAME]: call.system,
+    [ATTR_DB_OPERATION_NAME]: call.operation,
+    [ATTR_DB_QUERY_TEXT]: call.queryText,
+    ...(call.namespace !== undefined && { [ATTR_DB_NAMESPACE]: call.namespace }),
+    ...(call.server && { [ATTR_SERVER_ADDRESS]: call.server.address }),
+    ...(call.server?.port !== undefined && { [ATTR_SERVER_PORT]: call.server.port }),
+  };
+}
+
+/** The code a database answered a failure with: PostgreSQL's SQLSTATE (`23505`), or none. */
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A span named `{operation} {database}` (or the operation alone), ended with the call's outcome. */
+export async function recordDatabaseCall<T>(call: DatabaseCall, work: () => Promise<T>): Promise<T> {
+  const name = call.namespace ? `${call.operation} ${call.namespace}` : call.operation;
+  const span = tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes: callAttributes(call) });
+  try {
+    const result = await work();
+    span.end();
+    return result;
+  } catch (error) {
+    const code = codeOf(error);
+    const type = error instanceof Error ? error.name : typeof error;
+    const message = code === undefined ? `${call.system} error of type ${type}` : `${call.system} error of type ${type} (code ${code})`;
+    span.recordException({ name: type, message });
+    span.setAttributes({ [ATTR_ERROR_TYPE]: code ?? type, ...(code !== undefined && { [ATTR_DB_RESPONSE_STATUS_CODE]: code }) });
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+    span.end();
+    throw error;
+  }
+}

@@ -1,0 +1,26 @@
+import { trace } from '@opentelemetry/api';
+import type { DatabaseCall } from './database-call';
+import { isTracingOn } from './tracing';
+
+/**
+ * Whether the work running now belongs to a span that records: the one check a statement or
+ * command makes before anything of its span is built. False while tracing is off, and for an
+ * unsampled request, whose trace is kept beside the active span (`withUnrecordedTrace`).
+ */
+export function inRecordingSpan(): boolean {
+  return isTracingOn() && trace.getActiveSpan()?.isRecording() === true;
+}
+
+/**
+ * Runs `work`, the call `call` names, in a client span of its own, child of the active span, when
+ * that span records; otherwise just runs it. Callers check `inRecordingSpan` first, so that an
+ * unrecorded statement builds no call. A failure is recorded by its name and code alone: a
+ * database's error message may quote the values of the statement.
+ */
+export function inDatabaseSpan<T>(call: DatabaseCall, work: () => Promise<T>): Promise<T> {
+  if (!inRecordingSpan()) return work();
+  // Required here, not imported: with tracing off the semantic conventions are never loaded.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { recordDatabaseCall } = require('./database-span-recorder') as typeof import('./database-span-recorder');
+  return recordDatabaseCall(call, work);
+}
