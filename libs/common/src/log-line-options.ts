@@ -1,5 +1,6 @@
 import pino, { DestinationStream, LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
+import { isoTimeField } from './iso-time-field';
 
 /**
  * The two settings that say where a process runs: `app_env` (APP_ENV, `test` or `live`: whose
@@ -16,7 +17,7 @@ export function logLineOptions(service: 'api' | 'worker', level: string, environ
   return {
     level,
     base: { service, ...environment, pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTimeField,
     formatters: { level: (label: string) => ({ level: label }) },
   };
 }
