@@ -37,6 +37,14 @@ describe('trace context headers', () => {
     expect(spanContextIn(ROOT_CONTEXT)).toBeUndefined();
   });
 
+  it('keeps the unrecorded trace of a request that came without a caller\'s context', () => {
+    const unsampled = { traceId, spanId: 'c0ffee00c0ffee00', traceFlags: TraceFlags.NONE };
+    const work = withUnrecordedTrace(ROOT_CONTEXT, unsampled);
+    expect(trace.getSpan(work)).toBeUndefined();
+    expect(spanContextIn(work)).toBe(unsampled);
+    expect(spanContextIn(ROOT_CONTEXT)).toBeUndefined();
+  });
+
   it.each([null, undefined, { traceparent: 'garbage' }, { traceparent: `01-${traceId}-${spanId}-01` }, { traceparent: `00-${'0'.repeat(32)}-${spanId}-01` }])(
     'starts a new trace from %p',
     (headers) => {

@@ -29,7 +29,9 @@ const UNRECORDED_TRACE = createContextKey('the trace of work that records no spa
  * event's `traceparent`, log lines) still names the trace and its not-sampled flag.
  */
 export function withUnrecordedTrace(parent: Context, spanContext: SpanContext): Context {
-  return trace.deleteSpan(parent).setValue(UNRECORDED_TRACE, spanContext);
+  // Each change copies the context: a request without a caller's context has no span to delete.
+  const withoutSpan = trace.getSpan(parent) ? trace.deleteSpan(parent) : parent;
+  return withoutSpan.setValue(UNRECORDED_TRACE, spanContext);
 }
 
 /** The span context `work` holds: its span's, or the unrecorded trace it belongs to. */
