@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { RedisOptions } from 'ioredis';
 import { AppConfig } from '@app/config';
@@ -23,10 +25,21 @@ function redisOptions(config: AppConfig): RedisOptions {
 
 @Injectable()
 class RedisShutdown implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: RedisClient,
+    private readonly config: AppConfig,
+  ) {}
 
+  /**
+   * Resolves once the connection has ended (QUIT's reply comes before the socket closes), or
+   * after a command timeout: a client between reconnections has no socket to close.
+   */
   async onApplicationShutdown(): Promise<void> {
+    if (this.redis.status === 'end') return;
+    // An 'error' while it closes ends the wait too: the client is going either way.
+    const ended = once(this.redis, 'end').catch(() => undefined);
     await this.redis.quit().catch(() => this.redis.disconnect());
+    await Promise.race([ended, delay(this.config.REDIS_COMMAND_TIMEOUT_MS, undefined, { ref: false })]);
   }
 }
 
