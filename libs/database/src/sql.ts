@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool, QueryResultRow } from 'pg';
 import { DataSource, EntityManager, QueryResult, QueryRunner } from 'typeorm';
-import { DatabaseCall, inDatabaseSpan, inRecordingSpan } from '@app/telemetry';
+import { DatabaseCall, inDatabaseSpan } from '@app/telemetry';
 
 /** A statement as a repository sends it: its SQL and positional values. */
 export interface SqlStatement {
@@ -65,10 +65,13 @@ export class Sql {
    * the placeholders, as sent, never the values.
    */
   run<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<SqlOutcome<T>> {
-    if (!inRecordingSpan()) return this.send<T>(statement, manager);
+    return inDatabaseSpan(() => this.callOf(statement), () => this.send<T>(statement, manager));
+  }
+
+  private callOf(statement: SqlStatement): DatabaseCall {
     this.target ??= databaseTarget(this.dataSource.options);
     const operation = OPERATION.exec(statement.text)?.[1].toUpperCase() ?? 'QUERY';
-    return inDatabaseSpan({ system: 'postgresql', operation, queryText: statement.text, ...this.target }, () => this.send<T>(statement, manager));
+    return { system: 'postgresql', operation, queryText: statement.text, ...this.target };
   }
 
   private async send<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<SqlOutcome<T>> {

@@ -21,7 +21,7 @@ describe('database spans', () => {
 
   it('makes a client span, child of the recording span active, with the conventions attributes', async () => {
     const { span: request, context: inRequest } = spans.parent('GET /v2/resources/:id');
-    const answer = await context.with(inRequest, () => inDatabaseSpan(select, () => Promise.resolve('rows')));
+    const answer = await context.with(inRequest, () => inDatabaseSpan(() => select, () => Promise.resolve('rows')));
     request.end();
 
     expect(answer).toBe('rows');
@@ -42,7 +42,7 @@ describe('database spans', () => {
     const unsampled = trace.wrapSpanContext({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 0 });
     for (const work of [ROOT_CONTEXT, trace.setSpan(ROOT_CONTEXT, unsampled)]) {
       expect(context.with(work, inRecordingSpan)).toBe(false);
-      expect(await context.with(work, () => inDatabaseSpan(select, () => Promise.resolve('rows')))).toBe('rows');
+      expect(await context.with(work, () => inDatabaseSpan(() => select, () => Promise.resolve('rows')))).toBe('rows');
     }
     expect(spans.ended()).toEqual([]);
   });
@@ -51,7 +51,7 @@ describe('database spans', () => {
     const { span: request, context: inRequest } = spans.parent('POST /v2/auth/register');
     const duplicate = Object.assign(new Error('duplicate key value violates unique constraint: (email)=(someone@example.com)'), { name: 'QueryFailedError', code: '23505' });
     const insert: DatabaseCall = { ...select, operation: 'INSERT', queryText: 'INSERT INTO users (email) VALUES ($1)' };
-    await expect(context.with(inRequest, () => inDatabaseSpan(insert, () => Promise.reject(duplicate)))).rejects.toBe(duplicate);
+    await expect(context.with(inRequest, () => inDatabaseSpan(() => insert, () => Promise.reject(duplicate)))).rejects.toBe(duplicate);
     request.end();
 
     const [query] = spans.ended().filter((span) => span.kind === SpanKind.CLIENT);

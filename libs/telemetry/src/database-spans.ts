@@ -12,15 +12,15 @@ export function inRecordingSpan(): boolean {
 }
 
 /**
- * Runs `work`, the call `call` names, in a client span of its own, child of the active span, when
- * that span records; otherwise just runs it. Callers check `inRecordingSpan` first, so that an
- * unrecorded statement builds no call. A failure is recorded by its name and code alone: a
- * database's error message may quote the values of the statement.
+ * Runs `work`, the call `describe` names, in a client span of its own, child of the active span,
+ * when that span records; otherwise just runs it, and the call is never described. A failure is
+ * recorded by its name and code alone: a database's error message may quote the values of the
+ * statement.
  */
-export function inDatabaseSpan<T>(call: DatabaseCall, work: () => Promise<T>): Promise<T> {
+export function inDatabaseSpan<T>(describe: () => DatabaseCall, work: () => Promise<T>): Promise<T> {
   if (!inRecordingSpan()) return work();
   // Required here, not imported: with tracing off the semantic conventions are never loaded.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { recordDatabaseCall } = require('./database-span-recorder') as typeof import('./database-span-recorder');
-  return recordDatabaseCall(call, work);
+  return recordDatabaseCall(describe(), work);
 }

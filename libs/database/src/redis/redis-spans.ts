@@ -32,7 +32,7 @@ export function traceRedisCommands<Client extends RedisClient>(client: Client): 
   sender.sendCommand = (command, ...routing) => {
     if (command.pipelineIndex !== undefined || command.inTransaction || !inRecordingSpan()) return send(command, ...routing);
     // The caller awaits the command and sees its failure; the span only records it.
-    inDatabaseSpan(redisCall(client, command.name), () => command.promise).catch(() => undefined);
+    inDatabaseSpan(() => redisCall(client, command.name), () => command.promise).catch(() => undefined);
     return send(command, ...routing);
   };
   return client;

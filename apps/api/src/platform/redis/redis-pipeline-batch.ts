@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ChainableCommander } from 'ioredis';
 import { TurnBatch } from '@app/common';
 import { REDIS, RedisClient, redisCall } from '@app/database';
-import { inDatabaseSpan, inRecordingSpan } from '@app/telemetry';
+import { inDatabaseSpan } from '@app/telemetry';
 
 /** One command's reply in a pipeline: its error, or its result. */
 export type PipelineReply = [error: Error | null, result: unknown];
@@ -67,8 +67,7 @@ export class RedisPipelineBatch {
    * shared pipeline in its own trace, its command named and its keys not.
    */
   add<Item, Result>(command: PipelinedCommand<Item, Result>, item: Item): Promise<Result> {
-    if (!inRecordingSpan()) return this.settle(command, item);
-    return inDatabaseSpan(redisCall(this.redis, command.name), () => this.settle(command, item));
+    return inDatabaseSpan(() => redisCall(this.redis, command.name), () => this.settle(command, item));
   }
 
   private async settle<Item, Result>(command: PipelinedCommand<Item, Result>, item: Item): Promise<Result> {
