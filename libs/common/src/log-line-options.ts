@@ -36,7 +36,25 @@ export function logDestination(format: LogFormat, buffered: boolean): Destinatio
   if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,app_env,node_env' });
   if (!buffered) return pino.destination({ dest: 1, sync: true });
   const destination = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 500 });
-  // pino flushes a buffer on exit only for asynchronous destinations.
-  process.once('exit', () => destination.flushSync());
+  flushOnExit(destination);
   return destination;
+}
+
+/** pino's file destination (a SonicBoom). */
+type FileDestination = ReturnType<typeof pino.destination>;
+
+/** Buffered destinations to flush when the process exits, held weakly as pino holds its own. */
+const flushedOnExit = new Set<WeakRef<FileDestination>>();
+
+/**
+ * pino flushes a buffer on exit only for asynchronous destinations. One listener for the process,
+ * however many apps it builds (the tests build many): each destination is dropped with its app.
+ */
+function flushOnExit(destination: FileDestination): void {
+  if (flushedOnExit.size === 0) {
+    process.once('exit', () => {
+      for (const held of flushedOnExit) held.deref()?.flushSync();
+    });
+  }
+  flushedOnExit.add(new WeakRef(destination));
 }
