@@ -35,8 +35,10 @@ describe('RateLimitGuard', () => {
   let windows: FixedWindowStorage;
   let revocations: CredentialRevocationService;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = connectRunRedis();
+    // Connected before any test counts the commands sent.
+    await redis.ping();
     const turn = new RedisPipelineBatch(redis);
     windows = new FixedWindowStorage(redis, turn);
     const registry = new CredentialRegistry({} as DiscoveryService);
@@ -88,9 +90,10 @@ describe('RateLimitGuard', () => {
     const { guard } = await setup();
     const auth = caller('pro');
     const { req, headers, contextFor } = request(auth);
-    const pipelines = jest.spyOn(redis, 'pipeline');
+    const commands = jest.spyOn(redis, 'sendCommand');
     await expect(guard.canActivate(contextFor())).resolves.toBe(true);
-    expect(pipelines).toHaveBeenCalledTimes(1);
+    // One script call: EVAL the first time on a connection, EVALSHA after.
+    expect(commands.mock.calls.map(([command]) => command.name)).toEqual([expect.stringMatching(/^eval(sha)?$/)]);
     expect(headers).toMatchObject({ 'X-RateLimit-Limit': '600', 'X-RateLimit-Remaining': '599', 'RateLimit-Policy': '"pro";q=600;w=60' });
     expect(Number(await redis.get(`ratelimit:account:${auth.userId}`))).toBe(1);
     expect(revocations.isRevoked(req)).toBe(false);
@@ -120,9 +123,10 @@ describe('RateLimitGuard', () => {
     const auth = caller();
     await revocations.revoke(accessTokenMark(auth.credentialId), 60);
     const { req, headers, contextFor } = request(auth);
-    const pipelines = jest.spyOn(redis, 'pipeline');
+    const commands = jest.spyOn(redis, 'sendCommand');
     await expect(guard.canActivate(contextFor())).resolves.toBe(true);
-    expect(pipelines).toHaveBeenCalledTimes(1);
+    // One script call: EVAL the first time on a connection, EVALSHA after.
+    expect(commands.mock.calls.map(([command]) => command.name)).toEqual([expect.stringMatching(/^eval(sha)?$/)]);
     expect(headers).toEqual({});
     expect(await redis.exists(`ratelimit:account:${auth.userId}`)).toBe(0);
     expect(revocations.isRevoked(req)).toBe(true);

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { ChainableCommander } from 'ioredis';
 import { REDIS, RedisClient } from '@app/database';
-import { ANY_KEY_EXISTS, PipelinedCommand, PipelineReply, RedisPipelineBatch } from './redis-pipeline-batch';
+import { ANY_KEY_EXISTS, PipelinedCommand, PipelineReply, RedisCommands, RedisPipelineBatch } from './redis-pipeline-batch';
 
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -46,9 +45,9 @@ results[#results + 1] = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) 
 return results
 `;
 
-/** The count script as ioredis defines it on pipelines: run by EVALSHA, the script sent once per connection. */
-interface CountingPipeline extends ChainableCommander {
-  countFixedWindows(numberOfKeys: number, ...keysAndArgs: Array<string | number>): ChainableCommander;
+/** The count script as ioredis defines it on the client and its pipelines: run by EVALSHA, the script sent once per connection. */
+interface CountingCommands extends RedisCommands {
+  countFixedWindows(numberOfKeys: number, ...keysAndArgs: Array<string | number>): unknown;
 }
 
 /** Hits per script call: a burst larger than this is split, so that no call holds Redis long. */
@@ -93,7 +92,7 @@ export class FixedWindowStorage implements ThrottlerStorage {
   private readonly counts: PipelinedCommand<CountedHitRequest, CountedHit> = {
     // ioredis sends a defined command by its script's digest, and the script itself only when Redis lacks it.
     name: 'EVALSHA',
-    append: (pipeline, hits) => appendCounts(pipeline as CountingPipeline, hits),
+    append: (commands, hits) => appendCounts(commands as CountingCommands, hits),
     read: readCounts,
   };
   /** One EXISTS per call, of marks in one slot. */
@@ -140,9 +139,9 @@ function windowOf({ count, endsAt, now }: CountedHit, limit: number): FixedWindo
   return { totalHits: count, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0, endsAt };
 }
 
-/** One script call per MAX_HITS_PER_CALL hits; returns how many calls it appended. */
-function appendCounts(pipeline: CountingPipeline, hits: readonly CountedHitRequest[]): number {
-  let calls = 0;
+/** One script call per MAX_HITS_PER_CALL hits; returns what each call returned. */
+function appendCounts(commands: CountingCommands, hits: readonly CountedHitRequest[]): unknown[] {
+  const calls: unknown[] = [];
   for (let first = 0; first < hits.length; first += MAX_HITS_PER_CALL) {
     const last = Math.min(hits.length, first + MAX_HITS_PER_CALL);
     const keys: string[] = [];
@@ -152,8 +151,7 @@ function appendCounts(pipeline: CountingPipeline, hits: readonly CountedHitReque
       keys.push(key, ...marks);
       args.push(ttl, marks.length);
     }
-    pipeline.countFixedWindows(keys.length, ...keys, ...args);
-    calls += 1;
+    calls.push(commands.countFixedWindows(keys.length, ...keys, ...args));
   }
   return calls;
 }

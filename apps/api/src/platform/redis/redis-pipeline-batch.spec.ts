@@ -11,10 +11,7 @@ jest.mock('@app/telemetry/tracing', () => ({ ...jest.requireActual<typeof import
 /** One INCR per item. */
 const increments: PipelinedCommand<string, number> = {
   name: 'INCR',
-  append: (pipeline, keys) => {
-    for (const counter of keys) pipeline.incr(counter);
-    return keys.length;
-  },
+  append: (commands, keys) => keys.map((counter) => commands.incr(counter)),
   read: (replies) =>
     replies.map(([error, count]) => {
       if (error) throw error;
@@ -31,10 +28,7 @@ describe('RedisPipelineBatch', () => {
   /** One EXISTS for all items together, answered to each. */
   const existence: PipelinedCommand<string, boolean> = {
     name: 'EXISTS',
-    append: (pipeline, keys) => {
-      pipeline.exists(...keys);
-      return 1;
-    },
+    append: (commands, keys) => [commands.exists(...keys)],
     read: ([[error, count]], keys) => {
       if (error) throw error;
       return keys.map(() => (count as number) > 0);
@@ -61,9 +55,26 @@ describe('RedisPipelineBatch', () => {
 
   it('starts a new pipeline for what a later turn adds', async () => {
     const pipelines = jest.spyOn(redis, 'pipeline');
-    await turn.add(increments, key());
-    await turn.add(increments, key());
+    await Promise.all([turn.add(increments, key()), turn.add(increments, key())]);
+    await Promise.all([turn.add(increments, key()), turn.add(existence, key())]);
     expect(pipelines).toHaveBeenCalledTimes(2);
+  });
+
+  it('sends an item alone in its turn as one command of the client, without a pipeline', async () => {
+    const counter = key();
+    const pipelines = jest.spyOn(redis, 'pipeline');
+    const commands = jest.spyOn(redis, 'incr');
+    expect(await turn.add(increments, counter)).toBe(1);
+    expect(await turn.add(increments, counter)).toBe(2);
+    expect(pipelines).not.toHaveBeenCalled();
+    expect(commands).toHaveBeenCalledTimes(2);
+  });
+
+  it('fails an item alone with its command\'s error', async () => {
+    const list = key();
+    await redis.rpush(list, 'x');
+    await expect(turn.add(increments, list)).rejects.toThrow(/WRONGTYPE/);
+    expect(await turn.add(existence, list)).toBe(true);
   });
 
   it("fails the items of a pipelined command that fails, and only those", async () => {
@@ -101,6 +112,12 @@ describe('RedisPipelineBatch', () => {
     } finally {
       await spans.stop();
     }
+  });
+
+  it('fails an item alone when its round trip fails', async () => {
+    const failure = new Error('Connection is closed.');
+    const broken = new RedisPipelineBatch({ incr: () => Promise.reject(failure) } as unknown as Redis);
+    await expect(broken.add(increments, key())).rejects.toBe(failure);
   });
 
   it('fails every item when the round trip fails', async () => {

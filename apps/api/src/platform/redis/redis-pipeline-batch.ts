@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ChainableCommander } from 'ioredis';
+import type { ClientContext, RedisCommander } from 'ioredis';
 import { TurnBatch } from '@app/common';
 import { REDIS, RedisClient, redisCall } from '@app/database';
 import { inDatabaseSpan } from '@app/telemetry';
 
 /** One command's reply in a pipeline: its error, or its result. */
 export type PipelineReply = [error: Error | null, result: unknown];
+
+/** Where a kind of work sends its commands: the turn's pipeline, or the client itself for an item alone. */
+export type RedisCommands = RedisCommander<ClientContext>;
 
 /**
  * One kind of work that goes to Redis in the turn's pipeline: how the items of one turn become
@@ -14,8 +17,11 @@ export type PipelineReply = [error: Error | null, result: unknown];
 export interface PipelinedCommand<Item, Result> {
   /** The Redis command it appends (`EXISTS`, `EVALSHA` for a script), as an item's span names it. */
   name: string;
-  /** Appends the commands for `items` to the pipeline; returns how many commands it appended. */
-  append(pipeline: ChainableCommander, items: readonly Item[]): number;
+  /**
+   * Sends the commands for `items` to `commands`; returns what each command returned (on the
+   * client, its reply's promise), one entry per command. A single item is always one command.
+   */
+  append(commands: RedisCommands, items: readonly Item[]): unknown[];
   /** One result per item, in order, from the replies of the appended commands; throws a failed command's error. */
   read(replies: readonly PipelineReply[], items: readonly Item[]): readonly Result[];
 }
@@ -23,10 +29,7 @@ export interface PipelinedCommand<Item, Result> {
 /** One EXISTS per item, of all the keys it names: whether any of them is set. */
 export const ANY_KEY_EXISTS: PipelinedCommand<readonly string[], boolean> = {
   name: 'EXISTS',
-  append: (pipeline, items) => {
-    for (const keys of items) pipeline.exists(...keys);
-    return items.length;
-  },
+  append: (commands, items) => items.map((keys) => commands.exists(...keys)),
   read: (replies) =>
     replies.map(([error, count]) => {
       if (error) throw error;
@@ -51,9 +54,11 @@ const MAX_ITEMS_PER_PIPELINE = 1024;
  * share it (TurnBatch). Each kind of work (a `PipelinedCommand`) appends its own commands; a
  * failed command fails that kind's items, a failed round trip every item.
  *
- * A Redis Cluster takes a pipeline only when all its keys live on one node, so there each item
- * goes in a pipeline of its own, routed to its key's node: every kind of work keeps an item's
- * keys in one slot. The items of a turn still leave together, written back to back on each node's connection.
+ * An item alone in its turn (the usual case below a few thousand requests a second) is one
+ * command, sent by the client itself: a pipeline is an object of its own per turn, with a copy of
+ * the client's commands, that one command does not need. A Redis Cluster takes a pipeline only
+ * when all its keys live on one node, so there each item is sent alone, routed to its key's node:
+ * every kind of work keeps an item's keys in one slot.
  */
 @Injectable()
 export class RedisPipelineBatch {
@@ -76,9 +81,18 @@ export class RedisPipelineBatch {
     return settled.value as Result;
   }
 
-  private async send(queued: readonly Queued[]): Promise<Settled[]> {
-    if (!this.redis.isCluster) return this.sendInOnePipeline(queued);
-    return Promise.all(queued.map(async (entry) => (await this.sendInOnePipeline([entry]))[0]));
+  private send(queued: readonly Queued[]): Promise<Settled[]> {
+    if (queued.length > 1 && !this.redis.isCluster) return this.sendInOnePipeline(queued);
+    return Promise.all(queued.map((entry) => this.sendAlone(entry)));
+  }
+
+  private async sendAlone({ command, item }: Queued): Promise<Settled> {
+    try {
+      const [reply] = command.append(this.redis, [item]);
+      return { ok: true, value: command.read([[null, await reply]], [item])[0] };
+    } catch (error) {
+      return { ok: false, error };
+    }
   }
 
   private async sendInOnePipeline(queued: readonly Queued[]): Promise<Settled[]> {
@@ -91,7 +105,7 @@ export class RedisPipelineBatch {
     const pipeline = this.redis.pipeline();
     const groups = [...byCommand].map(([command, positions]) => {
       const items = positions.map((position) => queued[position].item);
-      return { command, positions, items, appended: command.append(pipeline, items) };
+      return { command, positions, items, appended: command.append(pipeline, items).length };
     });
     const replies = (await pipeline.exec()) ?? [];
     const answers = new Array<Settled>(queued.length);
