@@ -19,6 +19,10 @@ class SortQuery {
   @IsOptional()
   @IsIn(['name', 'created_at'])
   sort?: string;
+
+  @IsOptional()
+  @IsInt()
+  limit: number = 20;
 }
 
 describe('AppValidationPipe', () => {
@@ -73,7 +77,8 @@ describe('AppValidationPipe', () => {
     await expect(first).resolves.toBeInstanceOf(SortQuery);
     const second = local.transform({}, { type: 'query', metatype: SortQuery });
     expect(second).toBeInstanceOf(SortQuery);
-    expect(second).toEqual({});
+    expect(second).toEqual({ limit: 20 });
+    expect(second).toEqual(await first);
     expect(second).not.toBe(await first);
     await expect(local.transform({ sort: 'size' }, { type: 'query', metatype: SortQuery })).rejects.toBeInstanceOf(ValidationError);
   });

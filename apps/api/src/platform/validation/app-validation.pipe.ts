@@ -1,5 +1,4 @@
 import { ArgumentMetadata, Paramtype, PipeTransform, ValidationPipe } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
 import { ValidationError } from '@app/common';
 import { toFieldProblems, undeclaredBodyField } from './validation-problems';
 
@@ -56,7 +55,8 @@ function validationWith(wording: ValidationErrorWording): ValidationPipe {
  * (a string where a string is declared, or a parameter `isValidatedParameter` leaves out) is
  * answered synchronously, as ValidationPipe would answer it. So is an empty query or body of a
  * DTO that the pipe has once accepted empty (every field optional): ValidationPipe would only
- * instantiate it again, at the price of a pass through class-validator's metadata on most reads.
+ * instantiate it again, at the price of a pass through class-validator's and class-transformer's
+ * metadata on most reads.
  */
 export class AppValidationPipe implements PipeTransform {
   private readonly bodyValidation = validationWith(BODY_WORDING);
@@ -73,7 +73,8 @@ export class AppValidationPipe implements PipeTransform {
     const validation = this.validationFor(dto);
     if (dto === undefined || !isEmptyObject(value)) return validation.transform(value, metadata);
     const acceptsEmpty = this.acceptsEmpty.get(dto);
-    if (acceptsEmpty === true) return plainToInstance(dto, value);
+    // What class-transformer makes of `{}` for a DTO without @Expose: a new instance, nothing copied.
+    if (acceptsEmpty === true) return new dto();
     const validated = validation.transform(value, metadata);
     if (acceptsEmpty === undefined) {
       validated.then(
