@@ -92,6 +92,7 @@ export class FixedWindowStorage implements ThrottlerStorage {
   private readonly counts: PipelinedCommand<CountedHitRequest, CountedHit> = {
     // ioredis sends a defined command by its script's digest, and the script itself only when Redis lacks it.
     name: 'EVALSHA',
+    commandsFor: (hitCount) => Math.ceil(hitCount / MAX_HITS_PER_CALL),
     append: (commands, hits) => appendCounts(commands as CountingCommands, hits),
     read: readCounts,
   };

@@ -11,6 +11,7 @@ jest.mock('@app/telemetry/tracing', () => ({ ...jest.requireActual<typeof import
 /** One INCR per item. */
 const increments: PipelinedCommand<string, number> = {
   name: 'INCR',
+  commandsFor: (itemCount) => itemCount,
   append: (commands, keys) => keys.map((counter) => commands.incr(counter)),
   read: (replies) =>
     replies.map(([error, count]) => {
@@ -28,6 +29,7 @@ describe('RedisPipelineBatch', () => {
   /** One EXISTS for all items together, answered to each. */
   const existence: PipelinedCommand<string, boolean> = {
     name: 'EXISTS',
+    commandsFor: () => 1,
     append: (commands, keys) => [commands.exists(...keys)],
     read: ([[error, count]], keys) => {
       if (error) throw error;
@@ -60,17 +62,20 @@ describe('RedisPipelineBatch', () => {
     expect(pipelines).toHaveBeenCalledTimes(2);
   });
 
-  it('sends an item alone in its turn as one command of the client, without a pipeline', async () => {
-    const counter = key();
+  it('sends a turn whose work is one command by the client itself, without a pipeline', async () => {
+    const [counter, present, absent] = [key(), key(), key()];
+    await redis.set(present, '1');
     const pipelines = jest.spyOn(redis, 'pipeline');
-    const commands = jest.spyOn(redis, 'incr');
+    const exists = jest.spyOn(redis, 'exists');
     expect(await turn.add(increments, counter)).toBe(1);
-    expect(await turn.add(increments, counter)).toBe(2);
+    expect(await Promise.all([turn.add(existence, present), turn.add(existence, absent)])).toEqual([true, true]);
     expect(pipelines).not.toHaveBeenCalled();
-    expect(commands).toHaveBeenCalledTimes(2);
+    expect(exists.mock.calls).toEqual([[present, absent]]);
+    expect(await Promise.all([turn.add(increments, counter), turn.add(increments, counter)])).toEqual([2, 3]);
+    expect(pipelines).toHaveBeenCalledTimes(1);
   });
 
-  it('fails an item alone with its command\'s error', async () => {
+  it("fails the items of a single command with its error", async () => {
     const list = key();
     await redis.rpush(list, 'x');
     await expect(turn.add(increments, list)).rejects.toThrow(/WRONGTYPE/);

@@ -17,9 +17,11 @@ export type RedisCommands = RedisCommander<ClientContext>;
 export interface PipelinedCommand<Item, Result> {
   /** The Redis command it appends (`EXISTS`, `EVALSHA` for a script), as an item's span names it. */
   name: string;
+  /** How many commands `append` sends for so many items: one for a single item. */
+  commandsFor(itemCount: number): number;
   /**
    * Sends the commands for `items` to `commands`; returns what each command returned (on the
-   * client, its reply's promise), one entry per command. A single item is always one command.
+   * client, its reply's promise), one entry per command.
    */
   append(commands: RedisCommands, items: readonly Item[]): unknown[];
   /** One result per item, in order, from the replies of the appended commands; throws a failed command's error. */
@@ -29,6 +31,7 @@ export interface PipelinedCommand<Item, Result> {
 /** One EXISTS per item, of all the keys it names: whether any of them is set. */
 export const ANY_KEY_EXISTS: PipelinedCommand<readonly string[], boolean> = {
   name: 'EXISTS',
+  commandsFor: (itemCount) => itemCount,
   append: (commands, items) => items.map((keys) => commands.exists(...keys)),
   read: (replies) =>
     replies.map(([error, count]) => {
@@ -54,11 +57,11 @@ const MAX_ITEMS_PER_PIPELINE = 1024;
  * share it (TurnBatch). Each kind of work (a `PipelinedCommand`) appends its own commands; a
  * failed command fails that kind's items, a failed round trip every item.
  *
- * An item alone in its turn (the usual case below a few thousand requests a second) is one
- * command, sent by the client itself: a pipeline is an object of its own per turn, with a copy of
- * the client's commands, that one command does not need. A Redis Cluster takes a pipeline only
- * when all its keys live on one node, so there each item is sent alone, routed to its key's node:
- * every kind of work keeps an item's keys in one slot.
+ * A turn whose work is a single command (a read's rate-limit counts, which check the credentials'
+ * revocation marks in the same script call) is sent by the client itself: a pipeline is an object
+ * of its own per turn, with a copy of the client's commands, that one command does not need.
+ * A Redis Cluster takes a pipeline only when all its keys live on one node, so there each item is
+ * sent alone, routed to its key's node: every kind of work keeps an item's keys in one slot.
  */
 @Injectable()
 export class RedisPipelineBatch {
@@ -82,16 +85,21 @@ export class RedisPipelineBatch {
   }
 
   private send(queued: readonly Queued[]): Promise<Settled[]> {
-    if (queued.length > 1 && !this.redis.isCluster) return this.sendInOnePipeline(queued);
-    return Promise.all(queued.map((entry) => this.sendAlone(entry)));
+    if (this.redis.isCluster) return Promise.all(queued.map(async ({ command, item }) => (await this.sendInOneCommand(command, [item]))[0]));
+    const { command } = queued[0];
+    if (queued.every((entry) => entry.command === command) && command.commandsFor(queued.length) === 1) {
+      return this.sendInOneCommand(command, queued.map((entry) => entry.item));
+    }
+    return this.sendInOnePipeline(queued);
   }
 
-  private async sendAlone({ command, item }: Queued): Promise<Settled> {
+  /** Items of one kind of work that make a single command, sent by the client itself. */
+  private async sendInOneCommand(command: PipelinedCommand<unknown, unknown>, items: readonly unknown[]): Promise<Settled[]> {
     try {
-      const [reply] = command.append(this.redis, [item]);
-      return { ok: true, value: command.read([[null, await reply]], [item])[0] };
+      const [reply] = command.append(this.redis, items);
+      return command.read([[null, await reply]], items).map((value) => ({ ok: true, value }));
     } catch (error) {
-      return { ok: false, error };
+      return items.map(() => ({ ok: false, error }));
     }
   }
 
