@@ -7,11 +7,11 @@ import { inDatabaseSpan } from '@app/telemetry';
 /** One command's reply in a pipeline: its error, or its result. */
 export type PipelineReply = [error: Error | null, result: unknown];
 
-/** Where a kind of work sends its commands: the turn's pipeline, or the client itself for an item alone. */
+/** Where a kind of work sends its commands: the turn's pipeline, or the client itself when the turn's work is one command. */
 export type RedisCommands = RedisCommander<ClientContext>;
 
 /**
- * One kind of work that goes to Redis in the turn's pipeline: how the items of one turn become
+ * One kind of work that goes to Redis in the turn's round trip: how the items of one turn become
  * commands, and how each item's result is read from those commands' replies.
  */
 export interface PipelinedCommand<Item, Result> {
@@ -70,7 +70,7 @@ export class RedisPipelineBatch {
   constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   /**
-   * Sends `item` in the next pipeline, with everything else added in this turn. In a recorded
+   * Sends `item` in the next round trip, with everything else added in this turn. In a recorded
    * span, the item is a span of its own, from its adding to its answer: each request's part of a
    * shared pipeline in its own trace, its command named and its keys not.
    */
