@@ -156,6 +156,7 @@ describe('webhook answers PostgreSQL cannot store as sent', () => {
       const rows = await deliveries(refused.token, refused.webhookId);
       return rows.some((row) => row.status === 'failed' && row.attempts.length === 5) ? rows : undefined;
     }, 30_000, 200);
+    expect(refusedRows.some((row) => row.status === 'failed' && row.attempts.length === 5)).toBe(true);
     for (const row of refusedRows) {
       expect(row.attempts.length).toBeGreaterThan(0);
       for (const attempt of row.attempts) {

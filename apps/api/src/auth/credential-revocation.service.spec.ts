@@ -43,8 +43,10 @@ describe('CredentialRevocationService', () => {
   let redis: Redis;
   let revocations: CredentialRevocationService;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     redis = connectRunRedis();
+    // Connected before any test counts the commands sent.
+    await redis.ping();
     revocations = new CredentialRevocationService(redis, new RedisPipelineBatch(redis), registry());
   });
   afterAll(async () => {
