@@ -1,5 +1,6 @@
-import { ArgumentMetadata, Paramtype, PipeTransform, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Paramtype, PipeTransform, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { ValidationError } from '@app/common';
+import { DtoRuleCheck } from './dto-rule-check';
 import { toFieldProblems, undeclaredBodyField } from './validation-problems';
 
 /** Metatypes ValidationPipe neither validates nor converts: the value comes back as it went in. */
@@ -13,13 +14,6 @@ const PASSED_AS_IS = new Set<unknown>([undefined, null, Object, Array, Buffer, D
 function isValidatedParameter(type: Paramtype, metatype: unknown): boolean {
   if (type === 'custom' || PASSED_AS_IS.has(metatype)) return false;
   return !(type === 'param' && metatype === String);
-}
-
-/** An object with no own enumerable key: a request without query parameters, or a body `{}`. */
-function isEmptyObject(value: unknown): value is Record<string, never> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
-  return true;
 }
 
 /** How a DTO's validation error reads: the error's message, and the problem of a field it does not declare. */
@@ -38,13 +32,18 @@ export function WithValidationErrorWording(wording: ValidationErrorWording): Cla
   return (dto) => Reflect.defineMetadata(VALIDATION_ERROR_WORDING, wording, dto);
 }
 
+/** How every DTO is validated; `DtoRuleCheck` answers as ValidationPipe does with exactly these options. */
+export const DTO_VALIDATION_OPTIONS = {
+  transform: true,
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  validationError: { target: false, value: true },
+} as const satisfies ValidationPipeOptions;
+
 function validationWith(wording: ValidationErrorWording): ValidationPipe {
   return new ValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    validationError: { target: false, value: true },
+    ...DTO_VALIDATION_OPTIONS,
     exceptionFactory: (errors) => new ValidationError(toFieldProblems(errors, wording.undeclaredField), wording.message),
   });
 }
@@ -53,36 +52,32 @@ function validationWith(wording: ValidationErrorWording): ValidationPipe {
  * The validation pipe: transforms plain bodies and queries into their DTOs, refuses unknown and
  * read-only fields, and lists every offending field in `details`. A value with nothing to check
  * (a string where a string is declared, or a parameter `isValidatedParameter` leaves out) is
- * answered synchronously, as ValidationPipe would answer it. So is an empty query or body of a
- * DTO that the pipe has once accepted empty (every field optional): ValidationPipe would only
- * instantiate it again, at the price of a pass through class-validator's and class-transformer's
- * metadata on most reads.
+ * answered synchronously, as ValidationPipe would answer it. So is a valid value of a DTO whose
+ * rules `DtoRuleCheck` reads; ValidationPipe answers the rest, every refusal among them.
  */
 export class AppValidationPipe implements PipeTransform {
   private readonly bodyValidation = validationWith(BODY_WORDING);
   /** The ValidationPipe of each DTO that words its refusals itself. */
   private readonly wordedValidations = new WeakMap<object, ValidationPipe>();
-  /** Per DTO, whether ValidationPipe accepted it empty; absent until an empty one came. */
-  private readonly acceptsEmpty = new WeakMap<object, boolean>();
+  /** Each DTO's rule check, null for a DTO only class-validator can check. */
+  private readonly ruleChecks = new WeakMap<object, DtoRuleCheck | null>();
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const dto = metadata.metatype;
     if (!isValidatedParameter(metadata.type, dto) || (dto === String && typeof value === 'string')) {
       return value;
     }
-    const validation = this.validationFor(dto);
-    if (dto === undefined || !isEmptyObject(value)) return validation.transform(value, metadata);
-    const acceptsEmpty = this.acceptsEmpty.get(dto);
-    // What class-transformer makes of `{}` for a DTO without @Expose: a new instance, nothing copied.
-    if (acceptsEmpty === true) return new dto();
-    const validated = validation.transform(value, metadata);
-    if (acceptsEmpty === undefined) {
-      validated.then(
-        () => this.acceptsEmpty.set(dto, true),
-        () => this.acceptsEmpty.set(dto, false),
-      );
+    const accepted = dto === undefined ? undefined : this.ruleCheckOf(dto)?.accept(value);
+    return accepted ?? this.validationFor(dto).transform(value, metadata);
+  }
+
+  private ruleCheckOf(dto: NonNullable<ArgumentMetadata['metatype']>): DtoRuleCheck | null {
+    let check = this.ruleChecks.get(dto);
+    if (check === undefined) {
+      check = DtoRuleCheck.read(dto);
+      this.ruleChecks.set(dto, check);
     }
-    return validated;
+    return check;
   }
 
   private validationFor(dto: ArgumentMetadata['metatype']): ValidationPipe {
