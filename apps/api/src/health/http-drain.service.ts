@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '@app/config';
+import { InFlightResponses } from './in-flight-responses';
 
 /**
  * Takes the API out of service on shutdown (docs/api.md#processes), before Nest closes the HTTP
@@ -17,7 +18,7 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly logger = new Logger('Shutdown');
   private shutdownStarted = false;
   private draining = false;
-  private readonly inFlight = new Set<ServerResponse>();
+  private readonly inFlight = new InFlightResponses();
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
@@ -65,10 +66,10 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   private readonly track = (_req: IncomingMessage, res: ServerResponse): void => {
-    this.inFlight.add(res);
+    const leave = this.inFlight.add(res);
     if (this.draining) closeAfter(res);
     res.once('close', () => {
-      this.inFlight.delete(res);
+      leave();
       // A response whose headers went out before the drain kept its connection alive: close it once idle.
       if (this.draining) setImmediate(() => this.server?.closeIdleConnections());
     });
