@@ -95,7 +95,7 @@ const KNOWN_VALID: Record<string, unknown>[] = [
 describe('DtoRuleCheck', () => {
   it("answers every DTO of the API as ValidationPipe does: the same instance, or nothing where it refuses", async () => {
     const random = seeded(20261128);
-    const counts = { accepted: 0, refused: 0, leftToValidationPipe: 0 };
+    const counts = { accepted: 0, refused: 0 };
     for (const dto of await applicationDtos()) {
       const check = DtoRuleCheck.read(dto);
       const properties = propertiesOf(dto);
@@ -110,7 +110,6 @@ describe('DtoRuleCheck', () => {
         } else if (accepted === undefined) {
           // Only data the check cannot read plainly is left to ValidationPipe when it is valid.
           expect({ case_, check: check === null ? 'none' : 'declined' }).toEqual({ case_, check: 'none' });
-          counts.leftToValidationPipe++;
         } else {
           expect(accepted).toBeInstanceOf(dto);
           expect({ case_, accepted }).toStrictEqual({ case_, accepted: expected });

@@ -18,7 +18,7 @@ interface PropertyRules {
   rules: PropertyRule[];
 }
 
-/** Rules class-validator itself must run: nested DTOs, promises, and constraints declared async. */
+/** The kinds of rule the check reads; any other (nested DTOs, promises) leaves the DTO to class-validator. */
 const RULE_KINDS_READ = new Set<string>([
   ValidationTypes.CUSTOM_VALIDATION,
   ValidationTypes.IS_DEFINED,
@@ -143,15 +143,12 @@ export class DtoRuleCheck {
 
   private passes(rule: PropertyRule, object: object, property: string, field: unknown): boolean {
     const args: ValidationArguments = { targetName: this.dto.name, property, object, value: field, constraints: rule.constraints };
+    const holds = (value: unknown): boolean => {
+      const valid: unknown = rule.validator.validate(value, args);
+      return !isThenable(valid) && Boolean(valid);
+    };
     const items = rule.each ? DtoRuleCheck.itemsOf(field) : undefined;
-    if (items === undefined) {
-      const valid: unknown = rule.validator.validate(field, args);
-      return !isThenable(valid) && Boolean(valid);
-    }
-    return items.every((item) => {
-      const valid: unknown = rule.validator.validate(item, args);
-      return !isThenable(valid) && Boolean(valid);
-    });
+    return items === undefined ? holds(field) : items.every(holds);
   }
 
   /** The items class-validator checks one by one under `each: true`; undefined for a single value. */
