@@ -29,6 +29,7 @@ const SERVICE_SPECS = [
   'apps/worker/src/job-drain.service.spec.ts',
   'libs/database/src/framework-canaries.spec.ts',
   'libs/database/src/redis/redis-spans.spec.ts',
+  'libs/database/src/statement-deadline.spec.ts',
   'apps/api/src/platform/idempotency/write-ledger.spec.ts',
   'libs/common/src/log-line-options.spec.ts',
 ];

@@ -1,4 +1,4 @@
-import { newCredentials, PrivatePostgres, PrivateRedis, RunningApi, startBuiltApi } from './support';
+import { newCredentials, PrivatePostgres, PrivateRedis, RunningApi, startBuiltApi, waitUntil } from './support';
 
 /**
  * A stopped or frozen dependency makes a request answer 503 service_unavailable with
@@ -106,13 +106,28 @@ describe('dependency faults: PostgreSQL', () => {
 
   beforeAll(async () => {
     postgres = await PrivatePostgres.start();
-    api = await startBuiltApi({ DATABASE_URL: `${postgres.url}/rms_fault` });
+    // The client's own deadline on a statement is a second past the server's: 2 s here.
+    api = await startBuiltApi({ DATABASE_URL: `${postgres.url}/rms_fault`, DATABASE_STATEMENT_TIMEOUT_MS: '1000' });
     token = await registerAndLogin(api);
   }, 90000);
   afterAll(async () => {
     await api?.stop();
     postgres?.destroy();
   });
+
+  it('frozen (SIGSTOP): reads and writes answer 503 with Retry-After within about two seconds, then 200 once it answers again', async () => {
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    expect((await timed(`${api.url}/v2/users/me`, { headers })).status).toBe(200);
+    postgres.freeze();
+    try {
+      expectUnavailable(await timed(`${api.url}/v2/users/me`, { headers }));
+      expectUnavailable(await timed(`${api.url}/v2/resources`, { method: 'POST', headers, body: JSON.stringify({ name: 'while frozen' }) }));
+    } finally {
+      postgres.thaw();
+    }
+    await waitUntil(async () => ((await timed(`${api.url}/v2/users/me`, { headers })).status === 200 ? true : undefined), 10000);
+    expect((await timed(`${api.url}/v2/resources`, { method: 'POST', headers, body: JSON.stringify({ name: 'after' }) })).status).toBe(201);
+  }, 30000);
 
   it('stopped: reads and writes answer 503 with Retry-After within about two seconds', async () => {
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

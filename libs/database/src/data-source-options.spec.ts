@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { EntitySubscriberInterface, QueryRunner, TransactionStartEvent } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { behindConnectionPooler, dataSourceOptions, transactionLimitsStatement } from './data-source-options';
@@ -39,8 +40,9 @@ describe('dataSourceOptions', () => {
         statement_timeout: 1500,
         lock_timeout: 700,
         idle_in_transaction_session_timeout: 7500,
-        query_timeout: 2500,
+        Client: expect.objectContaining({ deadlineMs: 2500 }),
       });
+      expect((options.extra?.Client as { prototype: unknown }).prototype).toBeInstanceOf(Client);
     });
 
     it('migrates on the same server, without the request limits or a role default of theirs', () => {
@@ -58,7 +60,7 @@ describe('dataSourceOptions', () => {
       expect(behindConnectionPooler(configOf(env))).toBe(true);
       const options = optionsFor(env);
       expect(options.url).toBe(POOLER);
-      expect(options.extra).toEqual({ max: 10, connectionTimeoutMillis: 900, query_timeout: 2500 });
+      expect(options.extra).toEqual({ max: 10, connectionTimeoutMillis: 900, Client: expect.objectContaining({ deadlineMs: 2500 }) });
     });
 
     it('sets the limits at the start of each transaction, for that transaction only', async () => {

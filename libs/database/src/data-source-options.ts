@@ -3,6 +3,7 @@ import type { DataSourceOptions, EntitySubscriberInterface, TransactionStartEven
 import type { AppConfig } from '@app/config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { StatementDeadline } from './statement-deadline';
 
 /**
  * Whether DATABASE_URL is a connection pooler in transaction mode rather than the server: it is
@@ -47,8 +48,8 @@ function transactionLimits(statement: string): new () => EntitySubscriberInterfa
 
 /**
  * The one TypeORM configuration, used by both apps, the CLI and ormconfig.ts. Requests fail fast:
- * connecting, each statement and each lock wait are bounded, and the client gives up only after
- * the server has cancelled (so a statement never outlives the error its request answered).
+ * connecting, each statement and each lock wait are bounded, and the client (StatementDeadline) gives
+ * up a second after the server has cancelled (so a statement never outlives the error its request answered).
  * Behind a pooler, transactions set them (SET LOCAL) and the pooled role carries them as its
  * defaults (DatabasePreparer) for statements outside one. (The API's IdempotencyModule adds the
  * write ledger's subscriber at start-up.) Migrations pass `forMigrations`: they run on the server itself
@@ -68,7 +69,7 @@ export function dataSourceOptions(config: AppConfig, forMigrations = false): Dat
   // Unbounded even where the role has defaults in this database (behind a pooler, see DatabasePreparer).
   const unbounded = { options: '-c statement_timeout=0 -c lock_timeout=0' };
   if (forMigrations) return { ...common, url: config.databaseDirectUrl, extra: { ...connection, ...unbounded } };
-  const requests = { ...connection, query_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS + 1000 };
+  const requests = { ...connection, Client: new StatementDeadline(config.DATABASE_STATEMENT_TIMEOUT_MS + 1000).Client };
   if (behindConnectionPooler(config)) {
     return { ...common, url: config.DATABASE_URL, subscribers: [transactionLimits(transactionLimitsStatement(config))], extra: requests };
   }

@@ -125,6 +125,22 @@ function runPostgresTool(tool: string, args: string[]): void {
   else execFileSync(command, args, { stdio: 'ignore' });
 }
 
+/** The processes whose parent is `parent`, read from /proc. */
+function childProcesses(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The fields after the command name, which may hold spaces and parentheses: state, then the parent's pid.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) children.push(Number(entry));
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  return children;
+}
+
 /** A PostgreSQL cluster of the test's own (trust auth), on a spare port, in a temporary folder. */
 export class PrivatePostgres {
   private constructor(
@@ -161,6 +177,20 @@ export class PrivatePostgres {
     runPostgresTool('pg_ctl', ['-D', this.dataDir, '-m', 'immediate', '-w', 'stop']);
   }
 
+  /** Freezes the cluster (SIGSTOP to the postmaster and its processes): connections stay open, nothing answers. */
+  freeze(): void {
+    this.signalCluster('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.signalCluster('SIGCONT');
+  }
+
+  private signalCluster(signal: NodeJS.Signals): void {
+    const postmaster = Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    for (const pid of [postmaster, ...childProcesses(postmaster)]) process.kill(pid, signal);
+  }
+
   /** Starts the stopped cluster again, on the same port and with the same data. */
   async startAgain(): Promise<void> {
     this.startServer();
@@ -177,9 +207,10 @@ export class PrivatePostgres {
     await this.startAgain();
   }
 
-  /** Stops the cluster when it still runs and removes its folder. */
+  /** Stops the cluster when it still runs (frozen or not) and removes its folder. */
   destroy(): void {
     try {
+      this.thaw();
       this.stop();
     } catch {
       // already stopped
