@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { Body, Controller, Get, Module, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { toResourceView } from '../apps/api/src/resources/resource.view';
 import { cursorPage, findResource, insertResources, offsetPage, ResourceInput } from './bare-queries';
@@ -17,10 +18,22 @@ import { BENCH_MEMORY_PATH } from './process-memory';
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const owner = process.env.BENCH_OWNER_ID ?? '';
 
+/**
+ * With BENCH_FLOOR_REDIS_URL, a read by id first counts itself in Redis in one script call (the
+ * least a rate limit shared by every instance costs): the floor of a read that must reach Redis.
+ */
+const COUNT_SCRIPT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n`;
+const counter = process.env.BENCH_FLOOR_REDIS_URL ? new Redis(process.env.BENCH_FLOOR_REDIS_URL) : undefined;
+const counterKey = `${process.env.REDIS_PREFIX ?? 'bench'}:floor-count:${owner}`;
+counter?.defineCommand('countHit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+const countHit = (): Promise<unknown> | undefined =>
+  (counter as unknown as { countHit(key: string, windowMs: number): Promise<number> } | undefined)?.countHit(counterKey, 60_000);
+
 @Controller('v2/resources')
 class FloorController {
   @Get(':id')
   async one(@Param('id') id: string): Promise<{ data: unknown }> {
+    await countHit();
     const record = await findResource(pool, owner, id);
     if (!record) throw new NotFoundException();
     return { data: record };

@@ -4,7 +4,9 @@
 # of mixed load, memory per minute), scale (10,000,000 rows beside 100,000), replicas (by id through
 # HAProxy with one and two API replicas, and during a rolling restart), tracing (the API scenario's
 # tracing rows alone: a read by id with tracing off, on at 100% and at 10% sampling, and a second
-# process with tracing off, the run's noise). With BENCH_COMPARE_DIST=<another build's dist> the api
+# process with tracing off, the run's noise), credentials (the API scenario's credential rows alone:
+# a read by id without authentication, with each credential, with and without the rate limit, and
+# the floor with and without one Redis script call per read). With BENCH_COMPARE_DIST=<another build's dist> the api
 # scenario only compares this build with that one, beside an A/A row (a second process of this build)
 # and the floor: a read by id, cursor page 1 of the list and a single POST, one table each
 # (BENCH_COMPARE_ROWS=by-id,list,post picks some).
@@ -17,6 +19,7 @@ npm run build
 rm -rf .bench/dist && npx tsc -p tsconfig.bench.json && npx tsc-alias -p tsconfig.bench.json
 if [[ $scenarios == *,api,* ]]; then node .bench/dist/bench/run-bench.js; fi
 if [[ $scenarios == *,tracing,* ]]; then BENCH_TRACING_ONLY=true node .bench/dist/bench/run-bench.js; fi
+if [[ $scenarios == *,credentials,* ]]; then BENCH_CREDENTIALS_ONLY=true node .bench/dist/bench/run-bench.js; fi
 if [[ $scenarios == *,delivery,* ]]; then node .bench/dist/bench/run-delivery-bench.js; fi
 if [[ $scenarios == *,soak,* ]]; then node .bench/dist/bench/run-soak-bench.js; fi
 if [[ $scenarios == *,scale,* ]]; then node .bench/dist/bench/run-scale-bench.js; fi
