@@ -7,20 +7,14 @@
  * alternating rounds and reported as the median with its range. Everything it creates
  * (database, Redis keys, processes) is removed at the end.
  */
-import { ChildProcess, spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, openSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import autocannon from "autocannon";
-import { deleteRedisKeys } from "@app/testing/test-environment";
-import { Client } from "pg";
-import {
-  API_NODE_FLAGS,
-  apiNodeFlagsOf,
-  BENCH_DATABASE_SERVER,
-  BENCH_REDIS_URL,
-  benchServiceEnv,
-} from "./bench-service-env";
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { deleteRedisKeys } from '@app/testing/test-environment';
+import { Client } from 'pg';
+import { API_NODE_FLAGS, apiNodeFlagsOf, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
 import {
   benchRouteHeapUsed,
   median,
@@ -32,12 +26,12 @@ import {
   nodeFlagsOf,
   prometheusHeapUsed,
   summarizeMemory,
-} from "./process-memory";
-import { cpuPerRequest, cpuTimeOf, CpuTime } from "./process-cpu";
-import { waitFor } from "./wait-for-service";
-import { seedResources } from "./seed-resources";
+} from './process-memory';
+import { cpuPerRequest, cpuTimeOf, CpuTime } from './process-cpu';
+import { waitFor } from './wait-for-service';
+import { seedResources } from './seed-resources';
 
-const RUN = `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
+const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const DATABASE = `rms_bench_${RUN}`;
 const SERVER = BENCH_DATABASE_SERVER;
 const REDIS_URL = BENCH_REDIS_URL;
@@ -68,40 +62,34 @@ const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
  * The row kinds the comparison measures, in this order whatever `BENCH_COMPARE_ROWS` (a comma list,
  * all three by default) names: the POST row last, so that the reads never see the rows it writes.
  */
-const COMPARED_ROW_KINDS = ["by-id", "list", "post"] as const;
+const COMPARED_ROW_KINDS = ['by-id', 'list', 'post'] as const;
 type ComparedRowKind = (typeof COMPARED_ROW_KINDS)[number];
-const isComparedRowKind = (name: string): name is ComparedRowKind =>
-  (COMPARED_ROW_KINDS as readonly string[]).includes(name);
+const isComparedRowKind = (name: string): name is ComparedRowKind => (COMPARED_ROW_KINDS as readonly string[]).includes(name);
 
 function comparedRowKinds(): ComparedRowKind[] {
-  const named = (process.env.BENCH_COMPARE_ROWS ?? COMPARED_ROW_KINDS.join(","))
-    .split(",")
+  const named = (process.env.BENCH_COMPARE_ROWS ?? COMPARED_ROW_KINDS.join(','))
+    .split(',')
     .map((name) => name.trim())
-    .filter((name) => name !== "");
+    .filter((name) => name !== '');
   const unknown = named.filter((name) => !isComparedRowKind(name));
   if (unknown.length > 0 || named.length === 0) {
-    throw new Error(
-      `BENCH_COMPARE_ROWS "${named.join(",")}": name some of ${COMPARED_ROW_KINDS.join(", ")}`,
-    );
+    throw new Error(`BENCH_COMPARE_ROWS "${named.join(',')}": name some of ${COMPARED_ROW_KINDS.join(', ')}`);
   }
   return COMPARED_ROW_KINDS.filter((kind) => named.includes(kind));
 }
 /** The Node binary the compared build runs on (this one's by default): "this build on this runtime against that build on that one". */
 const COMPARED_NODE = process.env.BENCH_COMPARE_NODE ?? process.execPath;
 /** Only the tracing rows (`BENCH_SCENARIOS=tracing`), with an A/A row: what tracing costs, without the rest's half hour. */
-const TRACING_ONLY = process.env.BENCH_TRACING_ONLY === "true";
+const TRACING_ONLY = process.env.BENCH_TRACING_ONLY === 'true';
 /** Only the credential rows (`BENCH_SCENARIOS=credentials`): what authentication and the rate limit cost. */
-const CREDENTIALS_ONLY = process.env.BENCH_CREDENTIALS_ONLY === "true";
-const LOG_DIR = ".bench";
+const CREDENTIALS_ONLY = process.env.BENCH_CREDENTIALS_ONLY === 'true';
+const LOG_DIR = '.bench';
 /** Every read row's target: this share of the floor's req/s (docs/performance.md). */
 const READ_FLOOR_SHARE = 0.85;
 /** What authentication and the rate limit together may cost a read by id, against the same app without them. */
 const CREDENTIAL_COST_LIMIT = 0.1;
 
-const serviceEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  ...benchServiceEnv(DATABASE),
-};
+const serviceEnv: NodeJS.ProcessEnv = { ...process.env, ...benchServiceEnv(DATABASE) };
 
 const children: ChildProcess[] = [];
 
@@ -110,25 +98,16 @@ const memoryProbes = new Map<number, MemoryProbe>();
 const MEMORY_SAMPLE_INTERVAL_MS = 500;
 
 /** How a process exposes its heap: the service's apps through Prometheus, the bare servers through a bench-only route. */
-type HeapSource = "metrics" | "bench-route";
+type HeapSource = 'metrics' | 'bench-route';
 
-function startProcess(
-  name: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  heapSource?: HeapSource,
-  node = process.execPath,
-): ChildProcess {
-  const log = openSync(`${LOG_DIR}/${name}.log`, "w");
-  const child = spawn(node, args, { env, stdio: ["ignore", log, log] });
+function startProcess(name: string, args: string[], env: NodeJS.ProcessEnv, heapSource?: HeapSource, node = process.execPath): ChildProcess {
+  const log = openSync(`${LOG_DIR}/${name}.log`, 'w');
+  const child = spawn(node, args, { env, stdio: ['ignore', log, log] });
   children.push(child);
   const port = Number(env.PORT);
   if (heapSource !== undefined && child.pid !== undefined) {
     const origin = `http://127.0.0.1:${port}`;
-    const heapUsed =
-      heapSource === "metrics"
-        ? prometheusHeapUsed(`${origin}/metrics`)
-        : benchRouteHeapUsed(origin);
+    const heapUsed = heapSource === 'metrics' ? prometheusHeapUsed(`${origin}/metrics`) : benchRouteHeapUsed(origin);
     memoryProbes.set(port, { pid: child.pid, heapUsed });
   }
   return child;
@@ -139,10 +118,7 @@ function startProcess(
  * every process also loads Node's `domain` module, which slows every event emitted. All of them
  * run with the V8 flags the service runs with, so that the comparison is of code alone.
  */
-const compiled = (name: string): string[] => [
-  ...API_NODE_FLAGS,
-  join(__dirname, `${name}.js`),
-];
+const compiled = (name: string): string[] => [...API_NODE_FLAGS, join(__dirname, `${name}.js`)];
 
 /** The parts of the API's answers the benchmark reads. */
 interface ApiAnswer {
@@ -150,25 +126,15 @@ interface ApiAnswer {
   meta: { cursor: { next: string } };
 }
 
-async function call(
-  port: number,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
+async function call(port: number, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
-    headers: { "Content-Type": "application/json", ...headers },
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  if (response.status >= 400)
-    throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return {
-    json: (text ? JSON.parse(text) : {}) as ApiAnswer,
-    headers: response.headers,
-  };
+  if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return { json: (text ? JSON.parse(text) : {}) as ApiAnswer, headers: response.headers };
 }
 
 interface Measured {
@@ -182,7 +148,7 @@ interface Measured {
  * The rounds of one target: medians, the range of req/s, every non-2xx answer, and its process's
  * memory and CPU time per request meanwhile (whether a slower process works more or waits more).
  */
-interface Summary extends Omit<Measured, "requests"> {
+interface Summary extends Omit<Measured, 'requests'> {
   rpsMin: number;
   rpsMax: number;
   memory?: MemorySummary;
@@ -190,7 +156,7 @@ interface Summary extends Omit<Measured, "requests"> {
 }
 
 interface Load {
-  method?: "GET" | "POST";
+  method?: 'GET' | 'POST';
   paths: string[];
   body?: string;
   headers?: Record<string, string>;
@@ -210,33 +176,22 @@ interface Target {
  */
 const WARM_UP_SECONDS = 5;
 
-async function load(
-  { port, load }: Target,
-  duration: number,
-): Promise<Measured> {
+async function load({ port, load }: Target, duration: number): Promise<Measured> {
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: load.connections ?? 10,
     duration,
-    headers: { "content-type": "application/json", ...load.headers },
+    headers: { 'content-type': 'application/json', ...load.headers },
     requests: [
       {
-        method: load.method ?? "GET",
+        method: load.method ?? 'GET',
         body: load.body,
-        setupRequest: (request) => ({
-          ...request,
-          path: load.paths[next++ % load.paths.length],
-        }),
+        setupRequest: (request) => ({ ...request, path: load.paths[next++ % load.paths.length] }),
       },
     ],
   });
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    requests: result.requests.total,
-  };
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, requests: result.requests.total };
 }
 
 /**
@@ -255,13 +210,10 @@ async function measureRounds(targets: Target[]): Promise<Summary[]> {
       const index = (round + step) % targets.length;
       await load(targets[index], WARM_UP_SECONDS);
       const probe = memoryProbes.get(targets[index].port);
-      const sampler =
-        probe && new MemorySampler([probe], MEMORY_SAMPLE_INTERVAL_MS).start();
+      const sampler = probe && new MemorySampler([probe], MEMORY_SAMPLE_INTERVAL_MS).start();
       const cpuBefore = probe && cpuTimeOf(probe.pid);
       const measured = await load(targets[index], DURATION);
-      const perRequest =
-        probe &&
-        cpuPerRequest(cpuBefore, cpuTimeOf(probe.pid), measured.requests);
+      const perRequest = probe && cpuPerRequest(cpuBefore, cpuTimeOf(probe.pid), measured.requests);
       rounds[index].push(measured);
       if (perRequest) cpu[index].push(perRequest);
       if (sampler) memory[index].push(...(await sampler.stop())[0]);
@@ -277,69 +229,44 @@ async function measureRounds(targets: Target[]): Promise<Summary[]> {
       p99: median(measured.map((m) => m.p99)),
       non2xx: measured.reduce((sum, m) => sum + m.non2xx, 0),
       memory: summarizeMemory(memory[index]),
-      cpu:
-        perRequest.length > 0
-          ? {
-              main: median(perRequest.map((c) => c.main)),
-              all: median(perRequest.map((c) => c.all)),
-            }
-          : undefined,
+      cpu: perRequest.length > 0 ? { main: median(perRequest.map((c) => c.main)), all: median(perRequest.map((c) => c.all)) } : undefined,
     };
   });
 }
 
 /** Walks the listing 100 rows at a time to the cursor that starts after row `depth`. */
-async function deepCursor(
-  port: number,
-  headers: Record<string, string>,
-  depth: number,
-): Promise<string> {
-  let cursor = "";
+async function deepCursor(port: number, headers: Record<string, string>, depth: number): Promise<string> {
+  let cursor = '';
   for (let seen = 0; seen < depth; seen += 100) {
-    const page = await call(
-      port,
-      "GET",
-      `/v2/resources?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
-      undefined,
-      headers,
-    );
+    const page = await call(port, 'GET', `/v2/resources?limit=100${cursor ? `&cursor=${cursor}` : ''}`, undefined, headers);
     cursor = page.json.meta.cursor.next;
   }
   return cursor;
 }
 
 /** The baseline's own cursor format: the position of row `depth` in the default order. */
-async function baselineCursor(
-  db: Client,
-  ownerId: string,
-  depth: number,
-): Promise<string> {
+async function baselineCursor(db: Client, ownerId: string, depth: number): Promise<string> {
   const { rows } = await db.query<{ created_at: string; id: string }>(
     `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at, id
      FROM resources WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
     [ownerId, depth - 1],
   );
-  return Buffer.from(JSON.stringify([rows[0].created_at, rows[0].id])).toString(
-    "base64url",
-  );
+  return Buffer.from(JSON.stringify([rows[0].created_at, rows[0].id])).toString('base64url');
 }
 
 const resourceBody = (n: number) => ({
   name: `Benchmark resource ${n}`,
-  description: "Created by the benchmark",
-  type: "standard",
-  metadata: { source: "bench", n },
-  tags: ["bench"],
+  description: 'Created by the benchmark',
+  type: 'standard',
+  metadata: { source: 'bench', n },
+  tags: ['bench'],
 });
 
 /** The list's cursor page 1 and the single create, as the scenarios and the build comparison both send them. */
-const listPage1 = (headers?: Record<string, string>): Load => ({
-  paths: ["/v2/resources?limit=20"],
-  headers,
-});
+const listPage1 = (headers?: Record<string, string>): Load => ({ paths: ['/v2/resources?limit=20'], headers });
 const createOne = (headers?: Record<string, string>): Load => ({
-  method: "POST",
-  paths: ["/v2/resources"],
+  method: 'POST',
+  paths: ['/v2/resources'],
   body: JSON.stringify(resourceBody(1)),
   headers,
 });
@@ -352,50 +279,40 @@ interface Row {
   target: string;
   pass: boolean;
   /** The memory target, on the row it is judged on (by id); the other rows report memory alone. */
-  memoryTarget?: (
-    service: MemorySummary,
-    floor?: MemorySummary,
-  ) => [string, boolean];
+  memoryTarget?: (service: MemorySummary, floor?: MemorySummary) => [string, boolean];
 }
 
 const fmt = (value: number): string => value.toFixed(0);
 const rate = (summary?: Summary): string =>
-  summary
-    ? `${fmt(summary.rps)} (${fmt(summary.rpsMin)}-${fmt(summary.rpsMax)})`
-    : "";
-const ratio = (service: Summary, other?: Summary): string =>
-  other ? `${((service.rps / other.rps) * 100).toFixed(0)}%` : "";
-const p99 = (summary?: Summary): string => (summary ? fmt(summary.p99) : "");
+  summary ? `${fmt(summary.rps)} (${fmt(summary.rpsMin)}-${fmt(summary.rpsMax)})` : '';
+const ratio = (service: Summary, other?: Summary): string => (other ? `${((service.rps / other.rps) * 100).toFixed(0)}%` : '');
+const p99 = (summary?: Summary): string => (summary ? fmt(summary.p99) : '');
 /** CPU µs per request: the main thread, then all threads. */
-const cpuOf = (summary?: Summary): string =>
-  summary?.cpu ? `${fmt(summary.cpu.main)} / ${fmt(summary.cpu.all)}` : "";
+const cpuOf = (summary?: Summary): string => (summary?.cpu ? `${fmt(summary.cpu.main)} / ${fmt(summary.cpu.all)}` : '');
 
 function table(rows: Row[]): string {
   const lines = [
     `Medians of ${ROUNDS} alternating rounds of ${DURATION} s; req/s as median (lowest-highest); CPU as µs per request, main thread / all threads.`,
-    "",
-    "| scenario | service req/s | service p99 ms | service CPU | floor req/s | floor p99 ms | floor CPU | baseline req/s | baseline p99 ms | service / floor | service / baseline | target | met |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    '',
+    '| scenario | service req/s | service p99 ms | service CPU | floor req/s | floor p99 ms | floor CPU | baseline req/s | baseline p99 ms | service / floor | service / baseline | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const row of rows) {
     lines.push(
       `| ${row.scenario} | ${rate(row.service)} | ${p99(row.service)} | ${cpuOf(row.service)} | ${rate(row.floor)} | ${p99(row.floor)} | ${cpuOf(
         row.floor,
       )} | ${rate(row.baseline)} | ${p99(row.baseline)} | ${ratio(row.service, row.floor)} | ${ratio(row.service, row.baseline)} | ${row.target} | ${
-        row.pass ? "yes" : "no"
+        row.pass ? 'yes' : 'no'
       } |`,
     );
   }
-  return lines.join("\n");
+  return lines.join('\n');
 }
 
 /** RSS as peak / median of the reads, heap as lowest / median / peak, in MiB. */
-const rssOf = (memory?: MemorySummary): string =>
-  memory ? `${mib(memory.rssPeak)} / ${mib(memory.rssMedian)}` : "";
+const rssOf = (memory?: MemorySummary): string => (memory ? `${mib(memory.rssPeak)} / ${mib(memory.rssMedian)}` : '');
 const heapOf = (memory?: MemorySummary): string =>
-  memory
-    ? `${mib(memory.heapMin)} / ${mib(memory.heapMedian)} / ${mib(memory.heapPeak)}`
-    : "";
+  memory ? `${mib(memory.heapMin)} / ${mib(memory.heapMedian)} / ${mib(memory.heapPeak)}` : '';
 
 /** The memory of the service, the floor and the baseline at rest, in that order. */
 type IdleMemory = Array<MemorySummary | undefined>;
@@ -408,9 +325,7 @@ async function idleMemory(ports: number[]): Promise<IdleMemory> {
     return probe;
   });
   const sampler = new MemorySampler(probes, MEMORY_SAMPLE_INTERVAL_MS).start();
-  await new Promise((resolve) =>
-    setTimeout(resolve, 4 * MEMORY_SAMPLE_INTERVAL_MS),
-  );
+  await new Promise((resolve) => setTimeout(resolve, 4 * MEMORY_SAMPLE_INTERVAL_MS));
   return (await sampler.stop()).map(summarizeMemory);
 }
 
@@ -421,37 +336,31 @@ function memoryTable(rows: Row[], idle: IdleMemory, flags: string): string {
     `(peak / median), V8 heapUsed from each process (the service's /metrics, the bare servers' bench-only route; lowest / median /`,
     `peak: it includes the young generation's garbage, so the lowest read is the nearest to the live heap). Every process ran with`,
     `the service's Node flags (${flags}). The credential rows' service is the variant app of that row.`,
-    "",
-    "| scenario | service RSS | service heap | floor RSS | floor heap | baseline RSS | baseline heap | service RSS / floor RSS (medians) | target | met |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    '',
+    '| scenario | service RSS | service heap | floor RSS | floor heap | baseline RSS | baseline heap | service RSS / floor RSS (medians) | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ];
   const [idleService, idleFloor, idleBaseline] = idle;
   lines.push(
     `| just started, before any request | ${rssOf(idleService)} | ${heapOf(idleService)} | ${rssOf(idleFloor)} | ${heapOf(idleFloor)} | ${rssOf(
       idleBaseline,
     )} | ${heapOf(idleBaseline)} | ${
-      idleService && idleFloor
-        ? `${(idleService.rssMedian / idleFloor.rssMedian).toFixed(2)}x`
-        : ""
+      idleService && idleFloor ? `${(idleService.rssMedian / idleFloor.rssMedian).toFixed(2)}x` : ''
     } | (reported) | yes |`,
   );
   for (const row of rows) {
     const service = row.service.memory;
     if (!service) continue;
     const floor = row.floor?.memory;
-    const overFloor = floor
-      ? `${(service.rssMedian / floor.rssMedian).toFixed(2)}x`
-      : "";
-    const [target, pass] = row.memoryTarget
-      ? row.memoryTarget(service, floor)
-      : ["(reported)", true];
+    const overFloor = floor ? `${(service.rssMedian / floor.rssMedian).toFixed(2)}x` : '';
+    const [target, pass] = row.memoryTarget ? row.memoryTarget(service, floor) : ['(reported)', true];
     lines.push(
       `| ${row.scenario} | ${rssOf(service)} | ${heapOf(service)} | ${rssOf(floor)} | ${heapOf(floor)} | ${rssOf(
         row.baseline?.memory,
-      )} | ${heapOf(row.baseline?.memory)} | ${overFloor} | ${target} | ${pass ? "yes" : "no"} |`,
+      )} | ${heapOf(row.baseline?.memory)} | ${overFloor} | ${target} | ${pass ? 'yes' : 'no'} |`,
     );
   }
-  return lines.join("\n");
+  return lines.join('\n');
 }
 
 async function main(): Promise<void> {
@@ -459,79 +368,39 @@ async function main(): Promise<void> {
   const comparedRows = COMPARED_DIST === undefined ? [] : comparedRowKinds();
   const admin = new Client({ connectionString: `${SERVER}/postgres` });
   await admin.connect();
-  const prepared = spawnSync(
-    process.execPath,
-    ["dist/apps/api/src/cli.js", "db:prepare"],
-    { env: serviceEnv, stdio: "inherit" },
-  );
-  if (prepared.status !== 0) throw new Error("db:prepare failed");
+  const prepared = spawnSync(process.execPath, ['dist/apps/api/src/cli.js', 'db:prepare'], { env: serviceEnv, stdio: 'inherit' });
+  if (prepared.status !== 0) throw new Error('db:prepare failed');
   const db = new Client({ connectionString: serviceEnv.DATABASE_URL });
   await db.connect();
 
   try {
-    const api = startProcess(
-      "api",
-      [...API_NODE_FLAGS, "dist/apps/api/src/main.js"],
-      { ...serviceEnv, PORT: String(PORTS.api) },
-      "metrics",
-    );
+    const api = startProcess('api', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.api) }, 'metrics');
     await waitFor(`http://127.0.0.1:${PORTS.api}/health/ready`);
     const [idleApi] = await idleMemory([PORTS.api]);
 
-    const credentials = {
-      email: `bench_${RUN}@example.com`,
-      username: `bench_${RUN}`,
-      password: "benchmark-password",
-    };
-    const user = await call(
-      PORTS.api,
-      "POST",
-      "/v2/auth/register",
-      credentials,
-    );
+    const credentials = { email: `bench_${RUN}@example.com`, username: `bench_${RUN}`, password: 'benchmark-password' };
+    const user = await call(PORTS.api, 'POST', '/v2/auth/register', credentials);
     const ownerId = user.json.data.id;
-    await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [
-      ownerId,
-    ]);
+    await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [ownerId]);
     // An access token lasts 15 minutes, less than a whole run: each scenario logs in again.
     const jwt: Record<string, string> = {};
     const logIn = async (): Promise<void> => {
-      const login = await call(PORTS.api, "POST", "/v2/auth/login", {
-        email: credentials.email,
-        password: credentials.password,
-      });
+      const login = await call(PORTS.api, 'POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
       jwt.authorization = `Bearer ${login.json.data.access_token}`;
     };
     await logIn();
     const ids = await seedResources(db, ownerId, SEEDED);
 
     const fixedOwner = { ...serviceEnv, BENCH_OWNER_ID: ownerId };
-    startProcess(
-      "baseline",
-      compiled("baseline-server"),
-      { ...fixedOwner, PORT: String(PORTS.baseline) },
-      "bench-route",
-    );
-    const floorProcess = startProcess(
-      "floor",
-      compiled("nest-floor"),
-      { ...fixedOwner, PORT: String(PORTS.floor) },
-      "bench-route",
-    );
+    startProcess('baseline', compiled('baseline-server'), { ...fixedOwner, PORT: String(PORTS.baseline) }, 'bench-route');
+    const floorProcess = startProcess('floor', compiled('nest-floor'), { ...fixedOwner, PORT: String(PORTS.floor) }, 'bench-route');
     await waitFor(`http://127.0.0.1:${PORTS.baseline}/`);
     await waitFor(`http://127.0.0.1:${PORTS.floor}/`);
     const flags = sameNodeFlags(api, floorProcess);
-    const idle = [
-      idleApi,
-      ...(await idleMemory([PORTS.floor, PORTS.baseline])),
-    ];
+    const idle = [idleApi, ...(await idleMemory([PORTS.floor, PORTS.baseline]))];
     const byId = ids.map((id) => `/v2/resources/${id}`);
     if (COMPARED_DIST !== undefined) {
-      report(
-        await buildComparison(COMPARED_DIST, comparedRows, byId, jwt, logIn),
-        idle,
-        flags,
-      );
+      report(await buildComparison(COMPARED_DIST, comparedRows, byId, jwt, logIn), idle, flags);
       return;
     }
     if (TRACING_ONLY) {
@@ -545,13 +414,8 @@ async function main(): Promise<void> {
     const deep = await deepCursor(PORTS.api, jwt, 90_000);
     const baselineDeep = await baselineCursor(db, ownerId, 90_000);
 
-    const bulkBody = JSON.stringify({
-      resources: Array.from({ length: 100 }, (_, n) => resourceBody(n)),
-    });
-    const floorTarget = (
-      service: Summary,
-      floor?: Summary,
-    ): [string, boolean] => [
+    const bulkBody = JSON.stringify({ resources: Array.from({ length: 100 }, (_, n) => resourceBody(n)) });
+    const floorTarget = (service: Summary, floor?: Summary): [string, boolean] => [
       `>= ${READ_FLOOR_SHARE * 100}% of floor req/s`,
       floor !== undefined && service.rps >= READ_FLOOR_SHARE * floor.rps,
     ];
@@ -560,95 +424,63 @@ async function main(): Promise<void> {
       service: Load;
       floor?: Load;
       baseline: Load;
-      target: (
-        s: Summary,
-        f: Summary | undefined,
-        b: Summary,
-      ) => [string, boolean];
+      target: (s: Summary, f: Summary | undefined, b: Summary) => [string, boolean];
       /** A row of its own for service / floor, where the scenario's own row compares with the baseline. */
-      floorRow?: {
-        name: string;
-        target: (s: Summary, f: Summary) => [string, boolean];
-      };
-      memoryTarget?: Row["memoryTarget"];
+      floorRow?: { name: string; target: (s: Summary, f: Summary) => [string, boolean] };
+      memoryTarget?: Row['memoryTarget'];
     }> = [
       {
-        name: "GET /resources/{id}",
+        name: 'GET /resources/{id}',
         service: { paths: byId, headers: jwt },
         floor: { paths: byId },
         baseline: { paths: byId },
         target: floorTarget,
         memoryTarget: (service, floor) => [
-          "service RSS <= 1.3x floor RSS",
+          'service RSS <= 1.3x floor RSS',
           floor !== undefined && service.rssMedian <= 1.3 * floor.rssMedian,
         ],
       },
       {
-        name: "GET /resources?limit=20 (cursor, page 1)",
+        name: 'GET /resources?limit=20 (cursor, page 1)',
         service: listPage1(jwt),
         floor: listPage1(),
         baseline: listPage1(),
         target: floorTarget,
       },
       {
-        name: "GET /resources?limit=20 (cursor, 90,000 deep)",
-        service: {
-          paths: [`/v2/resources?limit=20&cursor=${deep}`],
-          headers: jwt,
-        },
+        name: 'GET /resources?limit=20 (cursor, 90,000 deep)',
+        service: { paths: [`/v2/resources?limit=20&cursor=${deep}`], headers: jwt },
         floor: { paths: [`/v2/resources?limit=20&cursor=${baselineDeep}`] },
         baseline: { paths: [`/v2/resources?limit=20&cursor=${baselineDeep}`] },
         target: floorTarget,
       },
       {
-        name: "GET /resources?per_page=20&page=4000 (offset)",
-        service: {
-          paths: ["/v2/resources?per_page=20&page=4000"],
-          headers: jwt,
-        },
-        floor: { paths: ["/v2/resources?per_page=20&page=4000"] },
-        baseline: { paths: ["/v2/resources?per_page=20&page=4000"] },
-        target: () => ["(reported)", true],
+        name: 'GET /resources?per_page=20&page=4000 (offset)',
+        service: { paths: ['/v2/resources?per_page=20&page=4000'], headers: jwt },
+        floor: { paths: ['/v2/resources?per_page=20&page=4000'] },
+        baseline: { paths: ['/v2/resources?per_page=20&page=4000'] },
+        target: () => ['(reported)', true],
       },
       {
-        name: "POST /resources",
+        name: 'POST /resources',
         service: createOne(jwt),
         floor: createOne(),
         baseline: createOne(),
-        target: (s, _f, b) => [
-          ">= 40% of baseline req/s",
-          s.rps >= 0.4 * b.rps,
-        ],
+        target: (s, _f, b) => ['>= 40% of baseline req/s', s.rps >= 0.4 * b.rps],
         floorRow: {
-          name: "POST /resources, service / floor",
-          target: (s, f) => [">= 80% of floor req/s", s.rps >= 0.8 * f.rps],
+          name: 'POST /resources, service / floor',
+          target: (s, f) => ['>= 80% of floor req/s', s.rps >= 0.8 * f.rps],
         },
       },
       {
-        name: "POST /resources/bulk (100 items, 2 connections)",
-        service: {
-          method: "POST",
-          paths: ["/v2/resources/bulk"],
-          body: bulkBody,
-          headers: jwt,
-          connections: 2,
-        },
-        floor: {
-          method: "POST",
-          paths: ["/v2/resources/bulk"],
-          body: bulkBody,
-          connections: 2,
-        },
-        baseline: {
-          method: "POST",
-          paths: ["/v2/resources/bulk"],
-          body: bulkBody,
-          connections: 2,
-        },
-        target: (s) => ["p99 < 30 ms", s.p99 < 30],
+        name: 'POST /resources/bulk (100 items, 2 connections)',
+        service: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, headers: jwt, connections: 2 },
+        floor: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, connections: 2 },
+        baseline: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, connections: 2 },
+        target: (s) => ['p99 < 30 ms', s.p99 < 30],
         floorRow: {
-          name: "POST /resources/bulk (100 items, 2 connections), service / floor",
-          target: () => ["(reported)", true],
+          name: 'POST /resources/bulk (100 items, 2 connections), service / floor',
+          target: () => ['(reported)', true],
         },
       },
     ];
@@ -659,9 +491,7 @@ async function main(): Promise<void> {
       const targets: Target[] = [
         { port: PORTS.api, load: scenario.service },
         { port: PORTS.baseline, load: scenario.baseline },
-        ...(scenario.floor
-          ? [{ port: PORTS.floor, load: scenario.floor }]
-          : []),
+        ...(scenario.floor ? [{ port: PORTS.floor, load: scenario.floor }] : []),
       ];
       const [service, baseline, floor] = await measureRounds(targets);
       const [target, pass] = scenario.target(service, floor, baseline);
@@ -669,31 +499,15 @@ async function main(): Promise<void> {
       if (floorRow && floor) {
         rows.push({ scenario: scenario.name, service, baseline, target, pass });
         const [floorTargetText, floorPass] = floorRow.target(service, floor);
-        rows.push({
-          scenario: floorRow.name,
-          service,
-          floor,
-          target: floorTargetText,
-          pass: floorPass,
-        });
+        rows.push({ scenario: floorRow.name, service, floor, target: floorTargetText, pass: floorPass });
       } else {
-        rows.push({
-          scenario: scenario.name,
-          service,
-          floor,
-          baseline,
-          target,
-          pass,
-          memoryTarget,
-        });
+        rows.push({ scenario: scenario.name, service, floor, baseline, target, pass, memoryTarget });
       }
       process.stdout.write(`measured ${scenario.name}\n`);
     }
     const [page1, deepRow] = [rows[1], rows[2]];
     deepRow.target = `${deepRow.target}, p99 within 1.2x of page 1`;
-    deepRow.pass &&=
-      deepRow.service.p99 <=
-      Math.max(1.2 * page1.service.p99, page1.service.p99 + 1);
+    deepRow.pass &&= deepRow.service.p99 <= Math.max(1.2 * page1.service.p99, page1.service.p99 + 1);
 
     await logIn();
     rows.push(...(await organizationMemberRows(db, jwt)));
@@ -703,7 +517,7 @@ async function main(): Promise<void> {
 
     report([rows], idle, flags);
   } finally {
-    for (const child of children) child.kill("SIGTERM");
+    for (const child of children) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
     await db.end();
     await admin.query(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
@@ -718,25 +532,16 @@ async function main(): Promise<void> {
  */
 function report(tables: Row[][], idle: IdleMemory, flags: string): void {
   const rows = tables.flat();
-  const output = [...tables.map(table), memoryTable(rows, idle, flags)].join(
-    "\n\n",
-  );
+  const output = [...tables.map(table), memoryTable(rows, idle, flags)].join('\n\n');
   const failures = rows
-    .filter(
-      (row) =>
-        row.service.non2xx +
-          (row.floor?.non2xx ?? 0) +
-          (row.baseline?.non2xx ?? 0) >
-        0,
-    )
+    .filter((row) => row.service.non2xx + (row.floor?.non2xx ?? 0) + (row.baseline?.non2xx ?? 0) > 0)
     .map(
       (row) =>
         `${row.scenario}: ${row.service.non2xx} non-2xx (floor ${row.floor?.non2xx ?? 0}, baseline ${row.baseline?.non2xx ?? 0})`,
     );
   writeFileSync(`${LOG_DIR}/results.md`, `${output}\n`);
   process.stdout.write(`\n${output}\n\n`);
-  if (failures.length > 0)
-    process.stdout.write(`non-2xx answers seen:\n${failures.join("\n")}\n`);
+  if (failures.length > 0) process.stdout.write(`non-2xx answers seen:\n${failures.join('\n')}\n`);
 }
 
 /**
@@ -745,14 +550,9 @@ function report(tables: Row[][], idle: IdleMemory, flags: string): void {
  * were meant to start.
  */
 function sameNodeFlags(api: ChildProcess, floor: ChildProcess): string {
-  const [apiFlags, floorFlags] = [api, floor].map((child) =>
-    nodeFlagsOf(child.pid ?? 0).join(" "),
-  );
-  if (apiFlags !== floorFlags)
-    throw new Error(
-      `the floor runs with "${floorFlags}", the service with "${apiFlags}"`,
-    );
-  return apiFlags || "none";
+  const [apiFlags, floorFlags] = [api, floor].map((child) => nodeFlagsOf(child.pid ?? 0).join(' '));
+  if (apiFlags !== floorFlags) throw new Error(`the floor runs with "${floorFlags}", the service with "${apiFlags}"`);
+  return apiFlags || 'none';
 }
 
 /**
@@ -760,75 +560,33 @@ function sameNodeFlags(api: ChildProcess, floor: ChildProcess): string {
  * (docs/api.md#resource-access): cursor page 1 against a page 5,000 deep, which must cost about the same.
  * Runs after the owner's scenarios, as it spreads their resources over the organizations.
  */
-async function organizationMemberRows(
-  db: Client,
-  ownerHeaders: Record<string, string>,
-): Promise<Row[]> {
-  const credentials = {
-    email: `bench_member_${RUN}@example.com`,
-    username: `bench_member_${RUN}`,
-    password: "benchmark-password",
-  };
-  const registered = await call(
-    PORTS.api,
-    "POST",
-    "/v2/auth/register",
-    credentials,
-  );
+async function organizationMemberRows(db: Client, ownerHeaders: Record<string, string>): Promise<Row[]> {
+  const credentials = { email: `bench_member_${RUN}@example.com`, username: `bench_member_${RUN}`, password: 'benchmark-password' };
+  const registered = await call(PORTS.api, 'POST', '/v2/auth/register', credentials);
   const memberId: string = registered.json.data.id;
-  await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [
-    memberId,
-  ]);
+  await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [memberId]);
   const organizations: string[] = [];
   for (let n = 0; n < 3; n++) {
-    const created = await call(
-      PORTS.api,
-      "POST",
-      "/v2/organizations",
-      { name: `Bench ${n}`, slug: `bench-${RUN}-${n}` },
-      ownerHeaders,
-    );
+    const created = await call(PORTS.api, 'POST', '/v2/organizations', { name: `Bench ${n}`, slug: `bench-${RUN}-${n}` }, ownerHeaders);
     const organizationId: string = created.json.data.id;
     organizations.push(organizationId);
-    await call(
-      PORTS.api,
-      "POST",
-      `/v2/organizations/${organizationId}/members`,
-      { user_id: memberId, role: "member" },
-      ownerHeaders,
-    );
+    await call(PORTS.api, 'POST', `/v2/organizations/${organizationId}/members`, { user_id: memberId, role: 'member' }, ownerHeaders);
   }
-  await db.query(
-    `UPDATE resources SET organization_id = ($1::text[])[1 + abs(hashtext(id)) % 3]`,
-    [organizations],
-  );
-  await db.query("ANALYZE resources");
-  const login = await call(PORTS.api, "POST", "/v2/auth/login", {
-    email: credentials.email,
-    password: credentials.password,
-  });
+  await db.query(`UPDATE resources SET organization_id = ($1::text[])[1 + abs(hashtext(id)) % 3]`, [organizations]);
+  await db.query('ANALYZE resources');
+  const login = await call(PORTS.api, 'POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
   const headers = { authorization: `Bearer ${login.json.data.access_token}` };
   const deep = await deepCursor(PORTS.api, headers, 5_000);
   const [first, deeper] = await measureRounds([
-    { port: PORTS.api, load: { paths: ["/v2/resources?limit=20"], headers } },
-    {
-      port: PORTS.api,
-      load: { paths: [`/v2/resources?limit=20&cursor=${deep}`], headers },
-    },
+    { port: PORTS.api, load: { paths: ['/v2/resources?limit=20'], headers } },
+    { port: PORTS.api, load: { paths: [`/v2/resources?limit=20&cursor=${deep}`], headers } },
   ]);
   return [
+    { scenario: 'GET /resources?limit=20 as a member of 3 organizations (cursor, page 1)', service: first, target: '(reference)', pass: true },
     {
-      scenario:
-        "GET /resources?limit=20 as a member of 3 organizations (cursor, page 1)",
-      service: first,
-      target: "(reference)",
-      pass: true,
-    },
-    {
-      scenario:
-        "GET /resources?limit=20 as a member of 3 organizations (cursor, 5,000 deep)",
+      scenario: 'GET /resources?limit=20 as a member of 3 organizations (cursor, 5,000 deep)',
       service: deeper,
-      target: "p99 within 1.2x of page 1",
+      target: 'p99 within 1.2x of page 1',
       pass: deeper.p99 <= Math.max(1.2 * first.p99, first.p99 + 1),
     },
   ];
@@ -845,92 +603,54 @@ async function credentialCosts(
   credentials: { email: string; password: string },
 ): Promise<Row[]> {
   const modes: Array<[string, number]> = [
-    ["unauthenticated", PORTS.unauthenticated],
-    ["no-rate-limit", PORTS.unlimited],
-    ["full", PORTS.variant],
+    ['unauthenticated', PORTS.unauthenticated],
+    ['no-rate-limit', PORTS.unlimited],
+    ['full', PORTS.variant],
   ];
   for (const [mode, port] of modes) {
     startProcess(
       `variant-${mode}`,
-      compiled("api-variant"),
-      {
-        ...serviceEnv,
-        PORT: String(port),
-        BENCH_MODE: mode,
-        BENCH_OWNER_ID: ownerId,
-      },
-      "metrics",
+      compiled('api-variant'),
+      { ...serviceEnv, PORT: String(port), BENCH_MODE: mode, BENCH_OWNER_ID: ownerId },
+      'metrics',
     );
   }
   startProcess(
-    "floor-counted",
-    compiled("nest-floor"),
-    {
-      ...serviceEnv,
-      PORT: String(PORTS.floorCounted),
-      BENCH_OWNER_ID: ownerId,
-      BENCH_FLOOR_REDIS_URL: serviceEnv.REDIS_URL,
-    },
-    "bench-route",
+    'floor-counted',
+    compiled('nest-floor'),
+    { ...serviceEnv, PORT: String(PORTS.floorCounted), BENCH_OWNER_ID: ownerId, BENCH_FLOOR_REDIS_URL: serviceEnv.REDIS_URL },
+    'bench-route',
   );
-  for (const [, port] of modes)
-    await waitFor(`http://127.0.0.1:${port}/health/live`);
+  for (const [, port] of modes) await waitFor(`http://127.0.0.1:${port}/health/live`);
   await waitFor(`http://127.0.0.1:${PORTS.floorCounted}/`);
 
-  const login = await call(PORTS.variant, "POST", "/v2/auth/login", {
-    email: credentials.email,
-    password: credentials.password,
-  });
+  const login = await call(PORTS.variant, 'POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
   const jwt = { authorization: `Bearer ${login.json.data.access_token}` };
-  const key = await call(
-    PORTS.variant,
-    "POST",
-    "/v2/api-keys",
-    { name: "bench", scopes: ["read:resources"] },
-    jwt,
-  );
-  const session = await call(PORTS.variant, "POST", "/v2/session/login", {
-    email: credentials.email,
-    password: credentials.password,
-  });
-  const cookie = (session.headers.get("set-cookie") ?? "").split(";")[0];
+  const key = await call(PORTS.variant, 'POST', '/v2/api-keys', { name: 'bench', scopes: ['read:resources'] }, jwt);
+  const session = await call(PORTS.variant, 'POST', '/v2/session/login', { email: credentials.email, password: credentials.password });
+  const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0];
   const kinds: Array<[string, Record<string, string>]> = [
-    ["JWT", jwt],
-    ["API key", { "x-api-key": key.json.data.key }],
-    ["session", { cookie }],
+    ['JWT', jwt],
+    ['API key', { 'x-api-key': key.json.data.key }],
+    ['session', { cookie }],
   ];
   const credentialed = [PORTS.unlimited, PORTS.variant].flatMap((port) =>
-    kinds.map(([kind, headers]) => ({
-      kind,
-      rateLimited: port === PORTS.variant,
-      port,
-      headers,
-    })),
+    kinds.map(([kind, headers]) => ({ kind, rateLimited: port === PORTS.variant, port, headers })),
   );
-  const [unauthenticated, floor, floorCounted, ...measured] =
-    await measureRounds([
-      { port: PORTS.unauthenticated, load: { paths } },
-      { port: PORTS.floor, load: { paths } },
-      { port: PORTS.floorCounted, load: { paths } },
-      ...credentialed.map(({ port, headers }) => ({
-        port,
-        load: { paths, headers },
-      })),
-    ]);
+  const [unauthenticated, floor, floorCounted, ...measured] = await measureRounds([
+    { port: PORTS.unauthenticated, load: { paths } },
+    { port: PORTS.floor, load: { paths } },
+    { port: PORTS.floorCounted, load: { paths } },
+    ...credentialed.map(({ port, headers }) => ({ port, load: { paths, headers } })),
+  ]);
 
   const rows: Row[] = [
-    {
-      scenario: "GET /resources/{id}, no authentication, no rate limit",
-      service: unauthenticated,
-      floor,
-      target: "(reference)",
-      pass: true,
-    },
+    { scenario: 'GET /resources/{id}, no authentication, no rate limit', service: unauthenticated, floor, target: '(reference)', pass: true },
     {
       scenario: `GET /resources/{id}, the floor counting each read in Redis (one script call; cost ${((1 - floorCounted.rps / floor.rps) * 100).toFixed(0)}% against the floor)`,
       service: floorCounted,
       floor,
-      target: "(the least a Redis round trip costs)",
+      target: '(the least a Redis round trip costs)',
       pass: true,
     },
   ];
@@ -939,13 +659,13 @@ async function credentialCosts(
     const cost = 1 - service.rps / unauthenticated.rps;
     const overFloor = service.rps / floor.rps;
     const [target, pass] = !rateLimited
-      ? ["(auth alone)", true]
+      ? ['(auth alone)', true]
       : [
           `auth + rate limit cost <= ${CREDENTIAL_COST_LIMIT * 100}%, >= ${READ_FLOOR_SHARE * 100}% of floor`,
           cost <= CREDENTIAL_COST_LIMIT && overFloor >= READ_FLOOR_SHARE,
         ];
     rows.push({
-      scenario: `GET /resources/{id}, ${kind}${rateLimited ? " + rate limit" : ""} (cost ${(cost * 100).toFixed(0)}%)`,
+      scenario: `GET /resources/{id}, ${kind}${rateLimited ? ' + rate limit' : ''} (cost ${(cost * 100).toFixed(0)}%)`,
       service,
       floor,
       target,
@@ -960,77 +680,43 @@ async function credentialCosts(
  * it off (the process of the rows above): two more API processes, exporting OTLP to a sink that
  * discards it, measured in alternating rounds with it.
  */
-async function tracingCosts(
-  paths: string[],
-  headers: Record<string, string>,
-): Promise<Row[]> {
-  startProcess("otlp-sink", compiled("otlp-sink"), {
-    ...serviceEnv,
-    PORT: String(PORTS.otlpSink),
-  });
+async function tracingCosts(paths: string[], headers: Record<string, string>): Promise<Row[]> {
+  startProcess('otlp-sink', compiled('otlp-sink'), { ...serviceEnv, PORT: String(PORTS.otlpSink) });
   await waitFor(`http://127.0.0.1:${PORTS.otlpSink}/`);
   const sampled: Array<[share: string, port: number, ratio: string]> = [
-    ["100%", PORTS.tracedAll, "1"],
-    ["10%", PORTS.tracedTenth, "0.1"],
+    ['100%', PORTS.tracedAll, '1'],
+    ['10%', PORTS.tracedTenth, '0.1'],
   ];
   for (const [, port, ratio] of sampled) {
     startProcess(
       `api-tracing-${ratio}`,
-      [...API_NODE_FLAGS, "dist/apps/api/src/main.js"],
+      [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'],
       {
         ...serviceEnv,
         PORT: String(port),
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlpSink}`,
-        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
         OTEL_TRACES_SAMPLER_ARG: ratio,
       },
-      "metrics",
+      'metrics',
     );
   }
   // Alone, the rows have room for a second process with tracing off: how far two identical
   // processes differ in this run, the noise the costs are read against.
-  if (TRACING_ONLY)
-    startProcess(
-      "api-twin",
-      [...API_NODE_FLAGS, "dist/apps/api/src/main.js"],
-      { ...serviceEnv, PORT: String(PORTS.twin) },
-      "metrics",
-    );
-  const ports = [
-    PORTS.api,
-    ...sampled.map(([, port]) => port),
-    ...(TRACING_ONLY ? [PORTS.twin] : []),
-  ];
-  for (const port of ports)
-    await waitFor(`http://127.0.0.1:${port}/health/ready`);
-  const [off, ...measured] = await measureRounds(
-    ports.map((port) => ({ port, load: { paths, headers } })),
-  );
+  if (TRACING_ONLY) startProcess('api-twin', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.twin) }, 'metrics');
+  const ports = [PORTS.api, ...sampled.map(([, port]) => port), ...(TRACING_ONLY ? [PORTS.twin] : [])];
+  for (const port of ports) await waitFor(`http://127.0.0.1:${port}/health/ready`);
+  const [off, ...measured] = await measureRounds(ports.map((port) => ({ port, load: { paths, headers } })));
   const traced = measured.slice(0, sampled.length);
   const twin = measured.at(sampled.length);
-  const cost = (summary: Summary): string =>
-    `${((1 - summary.rps / off.rps) * 100).toFixed(0)}%`;
+  const cost = (summary: Summary): string => `${((1 - summary.rps / off.rps) * 100).toFixed(0)}%`;
   return [
-    {
-      scenario: "GET /resources/{id}, tracing off",
-      service: off,
-      target: "(reference)",
-      pass: true,
-    },
-    ...(twin
-      ? [
-          {
-            scenario: `GET /resources/{id}, tracing off, a second process (A/A: ${cost(twin)})`,
-            service: twin,
-            target: "(noise)",
-            pass: true,
-          },
-        ]
-      : []),
+    { scenario: 'GET /resources/{id}, tracing off', service: off, target: '(reference)', pass: true },
+    ...(twin ? [{ scenario: `GET /resources/{id}, tracing off, a second process (A/A: ${cost(twin)})`, service: twin, target: '(noise)', pass: true }] : []),
     ...sampled.map(([share], index) => ({
       scenario: `GET /resources/{id}, tracing on, ${share} sampled (cost ${cost(traced[index])})`,
       service: traced[index],
-      target: "(reported)",
+      target: '(reported)',
       pass: true,
     })),
   ];
@@ -1052,65 +738,28 @@ async function buildComparison(
   headers: Record<string, string>,
   logIn: () => Promise<void>,
 ): Promise<Row[][]> {
-  const comparedFlags = apiNodeFlagsOf(join(dist, "..", "package.json"));
-  startProcess(
-    "api-compared",
-    [...comparedFlags, join(dist, "apps/api/src/main.js")],
-    { ...serviceEnv, PORT: String(PORTS.compared) },
-    "metrics",
-    COMPARED_NODE,
-  );
-  startProcess(
-    "api-twin",
-    [...API_NODE_FLAGS, "dist/apps/api/src/main.js"],
-    { ...serviceEnv, PORT: String(PORTS.twin) },
-    "metrics",
-  );
+  const comparedFlags = apiNodeFlagsOf(join(dist, '..', 'package.json'));
+  startProcess('api-compared', [...comparedFlags, join(dist, 'apps/api/src/main.js')], { ...serviceEnv, PORT: String(PORTS.compared) }, 'metrics', COMPARED_NODE);
+  startProcess('api-twin', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.twin) }, 'metrics');
   await waitFor(`http://127.0.0.1:${PORTS.compared}/health/ready`);
   await waitFor(`http://127.0.0.1:${PORTS.twin}/health/ready`);
   const runtime = (port: number): Promise<string> =>
     fetch(`http://127.0.0.1:${port}/metrics`)
       .then((response) => response.text())
-      .then(
-        (metrics) =>
-          /^nodejs_version_info\{[^}]*version="(v[^"]+)"/m.exec(metrics)?.[1] ??
-          "unknown",
-      );
-  const [comparedRuntime, ownRuntime] = await Promise.all([
-    runtime(PORTS.compared),
-    runtime(PORTS.api),
-  ]);
+      .then((metrics) => /^nodejs_version_info\{[^}]*version="(v[^"]+)"/m.exec(metrics)?.[1] ?? 'unknown');
+  const [comparedRuntime, ownRuntime] = await Promise.all([runtime(PORTS.compared), runtime(PORTS.api)]);
   const change = (ours: Summary, theirs: Summary): string => {
-    const signed = (a: number, b: number): string =>
-      `${a >= b ? "+" : ""}${((a / b - 1) * 100).toFixed(1)}%`;
-    const cpu =
-      ours.cpu && theirs.cpu
-        ? `, CPU per request ${signed(ours.cpu.main, theirs.cpu.main)} main thread, ${signed(ours.cpu.all, theirs.cpu.all)} all threads`
-        : "";
+    const signed = (a: number, b: number): string => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
+    const cpu = ours.cpu && theirs.cpu ? `, CPU per request ${signed(ours.cpu.main, theirs.cpu.main)} main thread, ${signed(ours.cpu.all, theirs.cpu.all)} all threads` : '';
     return `${signed(ours.rps, theirs.rps)} req/s${cpu}`;
   };
   // The creates of the POST row all go to one table, so each later request meets a larger one: the
   // two builds, the twin and the floor write in the same alternating rounds, each round starting one
   // target later, so they meet the same growth; and the kinds that read are measured before it.
-  const loads: Record<
-    ComparedRowKind,
-    { name: string; service: Load; floor: Load }
-  > = {
-    "by-id": {
-      name: "GET /resources/{id}",
-      service: { paths, headers },
-      floor: { paths },
-    },
-    list: {
-      name: "GET /resources?limit=20 (cursor, page 1)",
-      service: listPage1(headers),
-      floor: listPage1(),
-    },
-    post: {
-      name: "POST /resources",
-      service: createOne(headers),
-      floor: createOne(),
-    },
+  const loads: Record<ComparedRowKind, { name: string; service: Load; floor: Load }> = {
+    'by-id': { name: 'GET /resources/{id}', service: { paths, headers }, floor: { paths } },
+    list: { name: 'GET /resources?limit=20 (cursor, page 1)', service: listPage1(headers), floor: listPage1() },
+    post: { name: 'POST /resources', service: createOne(headers), floor: createOne() },
   };
   const tables: Row[][] = [];
   for (const kind of kinds) {
@@ -1124,27 +773,9 @@ async function buildComparison(
       { port: PORTS.floor, load: floorLoad },
     ]);
     tables.push([
-      {
-        scenario: `${name}, the build in ${dist} on Node ${comparedRuntime}`,
-        service: compared,
-        floor,
-        target: "(reference)",
-        pass: true,
-      },
-      {
-        scenario: `${name}, this build on Node ${ownRuntime} (${change(current, compared)})`,
-        service: current,
-        floor,
-        target: "(reported)",
-        pass: true,
-      },
-      {
-        scenario: `${name}, this build again, a second process (A/A: ${change(twin, current)})`,
-        service: twin,
-        floor,
-        target: "(noise)",
-        pass: true,
-      },
+      { scenario: `${name}, the build in ${dist} on Node ${comparedRuntime}`, service: compared, floor, target: '(reference)', pass: true },
+      { scenario: `${name}, this build on Node ${ownRuntime} (${change(current, compared)})`, service: current, floor, target: '(reported)', pass: true },
+      { scenario: `${name}, this build again, a second process (A/A: ${change(twin, current)})`, service: twin, floor, target: '(noise)', pass: true },
     ]);
     process.stdout.write(`measured ${name} against ${dist}\n`);
   }
@@ -1152,9 +783,7 @@ async function buildComparison(
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? error.stack : String(error)}\n`,
-  );
-  for (const child of children) child.kill("SIGTERM");
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  for (const child of children) child.kill('SIGTERM');
   process.exit(1);
 });
