@@ -48,8 +48,9 @@ function transactionLimits(statement: string): new () => EntitySubscriberInterfa
 
 /**
  * The one TypeORM configuration, used by both apps, the CLI and ormconfig.ts. Requests fail fast:
- * connecting, each statement and each lock wait are bounded, and the client (StatementDeadline) gives
- * up a second after the server has cancelled (so a statement never outlives the error its request answered).
+ * connecting, each statement and each lock wait are bounded, and the client (StatementDeadline)
+ * gives up a second after the server has cancelled (so a statement never outlives the error its
+ * request answered).
  * Behind a pooler, transactions set them (SET LOCAL) and the pooled role carries them as its
  * defaults (DatabasePreparer) for statements outside one. (The API's IdempotencyModule adds the
  * write ledger's subscriber at start-up.) Migrations pass `forMigrations`: they run on the server itself

@@ -20,10 +20,11 @@ export interface DeadlineBoundClient {
  * The client-side bound on every statement of one pool, the pool's `Client`. pg's own
  * `query_timeout` sets and clears a timer for each statement (about 10 µs of a read, and each
  * request's objects held until a full collection); this watches the pool's connections instead,
- * on one timer. A statement still on the wire `deadlineMs` after it was first seen fails with
- * pg's own 'Query read timeout', between `deadlineMs` and `deadlineMs` plus a tenth after it
- * was sent (the watch looks every twentieth), never earlier. Its connection is destroyed with it, failing what was queued behind it,
- * and the pool drops it: pg's timer left it in the pool, waiting on a server that may never answer.
+ * on one timer that looks every twentieth of the deadline. A statement still on the wire
+ * `deadlineMs` after it was first seen fails with pg's own 'Query read timeout', between
+ * `deadlineMs` and a tenth more after it was sent, never earlier. Its connection is destroyed
+ * with it, failing what was queued behind it, and the pool drops it: pg's timer left it in the
+ * pool, waiting on a server that may never answer.
  */
 export class StatementDeadline {
   readonly Client: (new (config?: ClientConfig) => Client) & { readonly deadlineMs: number };
