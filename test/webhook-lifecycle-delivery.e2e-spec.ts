@@ -1,5 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { WEBHOOK_DELIVERIES_QUEUE } from '@app/queue';
 import { verifyWebhook } from '@rms/client';
 import {
   createSuiteEnvironment,
@@ -182,6 +185,13 @@ describe('webhook lifecycle: what the worker sends', () => {
     await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ status: 'paused' }).expect(200);
     const ids = await createResources(Array.from({ length: 20 }, (_, index) => `lost ${index}`));
     await waitUntil(async () => ((await deliveries(hook.id, '&status=pending')).length === 20 ? true : undefined));
+    // Every job done (each delivery held) before they are failed below: a job between reading a
+    // delivery and holding it would find it no longer pending, and send it.
+    const queue = t.app.get<Queue>(getQueueToken(WEBHOOK_DELIVERIES_QUEUE));
+    await waitUntil(async () => {
+      const jobs = await queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
+      return Object.values(jobs).every((count) => count === 0) ? true : undefined;
+    });
     const failedAttempt = { attempted_at: new Date().toISOString(), status_code: 500, duration_ms: 2, error: null, response_body: 'down' };
     await db.query(
       `UPDATE webhook_deliveries SET status = 'failed', attempts = $2, next_attempt_at = NULL WHERE webhook_id = $1 AND status = 'pending'`,
