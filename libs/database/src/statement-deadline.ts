@@ -11,7 +11,7 @@ interface PgClientInternals {
 }
 
 /** A pool's client that the pool's deadline watches from its first answer to its end. */
-export interface DeadlineBoundClient {
+interface DeadlineBoundClient {
   /** Fails the client's statement on the wire, and the client, when it has been there `deadlineMs`. */
   checkStatement(now: number, deadlineMs: number): void;
 }
