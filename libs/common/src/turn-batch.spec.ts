@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { TurnBatch } from './turn-batch';
 
 describe('TurnBatch', () => {
@@ -7,6 +8,20 @@ describe('TurnBatch', () => {
     await expect(Promise.all([batch.add(1), batch.add(2), batch.add(3)])).resolves.toEqual([10, 20, 30]);
     expect(send).toHaveBeenCalledTimes(1);
     expect(send).toHaveBeenCalledWith([1, 2, 3]);
+  });
+
+  it("sends in none of its items' contexts, and resumes each caller in its own", async () => {
+    const requests = new AsyncLocalStorage<string>();
+    const sentIn: Array<string | undefined> = [];
+    const batch = new TurnBatch((items: readonly number[]) => {
+      sentIn.push(requests.getStore());
+      return Promise.resolve(items);
+    }, 256);
+    const resumedIn = await Promise.all(
+      ['first', 'second'].map((request, item) => requests.run(request, async () => (await batch.add(item), requests.getStore()))),
+    );
+    expect(sentIn).toEqual([undefined]);
+    expect(resumedIn).toEqual(['first', 'second']);
   });
 
   it('starts a new call for items added in a later turn', async () => {

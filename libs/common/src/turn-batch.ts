@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /** Sends a batch of items in one round trip (to Redis, to PostgreSQL) and answers, in order, one result per item. */
 export type BatchSender<Item, Result> = (items: readonly Item[]) => Promise<readonly Result[]>;
 
@@ -6,6 +8,13 @@ export type BatchSender<Item, Result> = (items: readonly Item[]) => Promise<read
  * of the failed call is then sent again in a call of its own, so that only the item at fault fails.
  */
 export type FailureIsolation = (error: unknown) => boolean;
+
+/**
+ * Runs a function in the context this module was loaded in, before any request: a batch's round
+ * trip is shared by its items, so it runs in none of theirs (not in the first item's trace, where
+ * its client would record it again, nor under its log fields).
+ */
+const outsideAnyItem = AsyncLocalStorage.snapshot();
 
 interface Pending<Item, Result> {
   item: Item;
@@ -18,7 +27,8 @@ interface Pending<Item, Result> {
  * load many requests (or jobs) share one round trip. The batch leaves from `setImmediate`, after
  * every socket that was ready in that turn has been read. A batch larger than `maxPerCall` is
  * split so that no call holds the server long; a failed call rejects each of its items with its
- * error, unless `isolateFailure` says one item may be at fault: then each is sent alone.
+ * error, unless `isolateFailure` says one item may be at fault: then each is sent alone. Each item's
+ * caller resumes in its own context; the call itself runs in none of them.
  */
 export class TurnBatch<Item, Result> {
   private pending: Array<Pending<Item, Result>> = [];
@@ -31,7 +41,7 @@ export class TurnBatch<Item, Result> {
 
   add(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
-      if (this.pending.push({ item, resolve, reject }) === 1) setImmediate(() => this.flush());
+      if (this.pending.push({ item, resolve, reject }) === 1) setImmediate(() => outsideAnyItem(() => this.flush()));
     });
   }
 
