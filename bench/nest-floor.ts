@@ -3,7 +3,8 @@
  * else (no guards, interceptors, pipes or request log), answering the measured routes with the
  * service's own statements through `pg` (`bare-queries.ts`). The service over this floor is the
  * price of our own pipeline; the floor over the bare baseline is the price of Nest and Express
- * themselves.
+ * themselves. With BENCH_FLOOR_TRACING it records the spans a read of the service records
+ * (`floor-tracing.ts`): the price of the tracing SDK itself.
  */
 import 'reflect-metadata';
 import { Body, Controller, Get, Module, NotFoundException, Param, Post, Query } from '@nestjs/common';
@@ -13,9 +14,11 @@ import Redis from 'ioredis';
 import { Pool } from 'pg';
 import { toResourceView } from '../apps/api/src/resources/resource.view';
 import { cursorPage, findResource, insertResources, offsetPage, ResourceInput } from './bare-queries';
+import { floorServerSpans, inFloorClientSpan, traceFloorStatements } from './floor-tracing';
 import { BENCH_MEMORY_PATH } from './process-memory';
 
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+traceFloorStatements(pool, new URL(process.env.DATABASE_URL ?? 'postgres://localhost/postgres').pathname.slice(1));
 const owner = process.env.BENCH_OWNER_ID ?? '';
 
 /**
@@ -26,8 +29,12 @@ const COUNT_SCRIPT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis
 const counter = process.env.BENCH_FLOOR_REDIS_URL ? new Redis(process.env.BENCH_FLOOR_REDIS_URL) : undefined;
 const counterKey = `${process.env.REDIS_PREFIX ?? 'bench'}:floor-count:${owner}`;
 counter?.defineCommand('countHit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
-const countHit = (): Promise<unknown> | undefined =>
-  (counter as unknown as { countHit(key: string, windowMs: number): Promise<number> } | undefined)?.countHit(counterKey, 60_000);
+const counting = counter as unknown as { countHit(key: string, windowMs: number): Promise<number> } | undefined;
+const countHit = (): Promise<unknown> | undefined => {
+  if (!counting) return undefined;
+  const attributes = { 'db.system.name': 'redis', 'db.operation.name': 'EVALSHA', 'db.query.text': 'EVALSHA' };
+  return inFloorClientSpan('EVALSHA', attributes, () => counting.countHit(counterKey, 60_000));
+};
 
 @Controller('v2/resources')
 class FloorController {
@@ -78,6 +85,8 @@ class FloorModule {}
 async function main(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(FloorModule, { logger: false });
   app.disable('x-powered-by');
+  const serverSpans = floorServerSpans();
+  if (serverSpans) app.use(serverSpans);
   app.set('etag', false);
   await app.listen(Number(process.env.PORT ?? 3903), '127.0.0.1');
 }

@@ -52,6 +52,8 @@ const PORTS = {
   compared: FIRST_PORT + 9,
   twin: FIRST_PORT + 10,
   floorCounted: FIRST_PORT + 11,
+  floorTracedAll: FIRST_PORT + 12,
+  floorTracedTenth: FIRST_PORT + 13,
 };
 /**
  * Another build's `dist/` (an earlier commit's worktree, say), to compare with this one instead of
@@ -404,7 +406,7 @@ async function main(): Promise<void> {
       return;
     }
     if (TRACING_ONLY) {
-      report([await tracingCosts(byId, jwt)], idle, flags);
+      report([await tracingCosts(byId, jwt, ownerId)], idle, flags);
       return;
     }
     if (CREDENTIALS_ONLY) {
@@ -513,7 +515,7 @@ async function main(): Promise<void> {
     rows.push(...(await organizationMemberRows(db, jwt)));
     rows.push(...(await credentialCosts(byId, ownerId, credentials)));
     await logIn();
-    rows.push(...(await tracingCosts(byId, jwt)));
+    rows.push(...(await tracingCosts(byId, jwt, ownerId)));
 
     report([rows], idle, flags);
   } finally {
@@ -592,6 +594,26 @@ async function organizationMemberRows(db: Client, ownerHeaders: Record<string, s
   ];
 }
 
+/** The ports of the floors counting each read in Redis started so far: the credential and tracing rows share the untraced one. */
+const countedFloors = new Set<number>();
+
+/**
+ * The floor counting each read in Redis, on `port`, with `env` added (its tracing); started once,
+ * ready when the promise settles.
+ */
+async function startCountedFloor(ownerId: string, port: number, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  if (!countedFloors.has(port)) {
+    countedFloors.add(port);
+    startProcess(
+      `floor-counted-${port}`,
+      compiled('nest-floor'),
+      { ...serviceEnv, ...env, PORT: String(port), BENCH_OWNER_ID: ownerId, BENCH_FLOOR_REDIS_URL: serviceEnv.REDIS_URL },
+      'bench-route',
+    );
+  }
+  await waitFor(`http://127.0.0.1:${port}/`);
+}
+
 /**
  * GET /resources/{id} through the same app with each credential, with the rate-limit check
  * switched off, and with neither authentication nor rate limiting (a constant caller): three
@@ -615,14 +637,9 @@ async function credentialCosts(
       'metrics',
     );
   }
-  startProcess(
-    'floor-counted',
-    compiled('nest-floor'),
-    { ...serviceEnv, PORT: String(PORTS.floorCounted), BENCH_OWNER_ID: ownerId, BENCH_FLOOR_REDIS_URL: serviceEnv.REDIS_URL },
-    'bench-route',
-  );
+  const countedFloor = startCountedFloor(ownerId, PORTS.floorCounted);
   for (const [, port] of modes) await waitFor(`http://127.0.0.1:${port}/health/live`);
-  await waitFor(`http://127.0.0.1:${PORTS.floorCounted}/`);
+  await countedFloor;
 
   const login = await call(PORTS.variant, 'POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
   const jwt = { authorization: `Bearer ${login.json.data.access_token}` };
@@ -678,38 +695,40 @@ async function credentialCosts(
 /**
  * GET /resources/{id} with tracing on, every request sampled and one in ten, beside the API with
  * it off (the process of the rows above): two more API processes, exporting OTLP to a sink that
- * discards it, measured in alternating rounds with it.
+ * discards it, measured in alternating rounds with it. Beside them, the floor counting each read in
+ * Redis, untraced and recording the same three spans through the SDK at the same two ratios: what
+ * the SDK alone costs a read, the least tracing can cost the service.
  */
-async function tracingCosts(paths: string[], headers: Record<string, string>): Promise<Row[]> {
+async function tracingCosts(paths: string[], headers: Record<string, string>, ownerId: string): Promise<Row[]> {
   startProcess('otlp-sink', compiled('otlp-sink'), { ...serviceEnv, PORT: String(PORTS.otlpSink) });
   await waitFor(`http://127.0.0.1:${PORTS.otlpSink}/`);
-  const sampled: Array<[share: string, port: number, ratio: string]> = [
-    ['100%', PORTS.tracedAll, '1'],
-    ['10%', PORTS.tracedTenth, '0.1'],
+  const sampled: Array<[share: string, port: number, floorPort: number, ratio: string]> = [
+    ['100%', PORTS.tracedAll, PORTS.floorTracedAll, '1'],
+    ['10%', PORTS.tracedTenth, PORTS.floorTracedTenth, '0.1'],
   ];
-  for (const [, port, ratio] of sampled) {
-    startProcess(
-      `api-tracing-${ratio}`,
-      [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'],
-      {
-        ...serviceEnv,
-        PORT: String(port),
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlpSink}`,
-        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-        OTEL_TRACES_SAMPLER_ARG: ratio,
-      },
-      'metrics',
-    );
+  const tracingEnv = (ratio: string): NodeJS.ProcessEnv => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlpSink}`,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  });
+  for (const [, port, , ratio] of sampled) {
+    startProcess(`api-tracing-${ratio}`, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, ...tracingEnv(ratio), PORT: String(port) }, 'metrics');
   }
   // Alone, the rows have room for a second process with tracing off: how far two identical
   // processes differ in this run, the noise the costs are read against.
   if (TRACING_ONLY) startProcess('api-twin', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.twin) }, 'metrics');
+  await Promise.all([
+    startCountedFloor(ownerId, PORTS.floorCounted),
+    ...sampled.map(([, , floorPort, ratio]) => startCountedFloor(ownerId, floorPort, { ...tracingEnv(ratio), BENCH_FLOOR_TRACING: 'true' })),
+  ]);
   const ports = [PORTS.api, ...sampled.map(([, port]) => port), ...(TRACING_ONLY ? [PORTS.twin] : [])];
   for (const port of ports) await waitFor(`http://127.0.0.1:${port}/health/ready`);
-  const [off, ...measured] = await measureRounds(ports.map((port) => ({ port, load: { paths, headers } })));
-  const traced = measured.slice(0, sampled.length);
-  const twin = measured.at(sampled.length);
-  const cost = (summary: Summary): string => `${((1 - summary.rps / off.rps) * 100).toFixed(0)}%`;
+  const floorPorts = [PORTS.floorCounted, ...sampled.map(([, , floorPort]) => floorPort)];
+  const measured = await measureRounds([...ports.map((port) => ({ port, load: { paths, headers } })), ...floorPorts.map((port) => ({ port, load: { paths } }))]);
+  const [off, ...traced] = measured.slice(0, sampled.length + 1);
+  const twin = TRACING_ONLY ? measured[sampled.length + 1] : undefined;
+  const [floorOff, ...floorTraced] = measured.slice(ports.length);
+  const cost = (summary: Summary, reference = off): string => `${((1 - summary.rps / reference.rps) * 100).toFixed(0)}%`;
   return [
     { scenario: 'GET /resources/{id}, tracing off', service: off, target: '(reference)', pass: true },
     ...(twin ? [{ scenario: `GET /resources/{id}, tracing off, a second process (A/A: ${cost(twin)})`, service: twin, target: '(noise)', pass: true }] : []),
@@ -717,6 +736,13 @@ async function tracingCosts(paths: string[], headers: Record<string, string>): P
       scenario: `GET /resources/{id}, tracing on, ${share} sampled (cost ${cost(traced[index])})`,
       service: traced[index],
       target: '(reported)',
+      pass: true,
+    })),
+    { scenario: 'GET /resources/{id}, the floor counting each read in Redis, tracing off', service: floorOff, target: '(reference of the floor rows)', pass: true },
+    ...sampled.map(([share], index) => ({
+      scenario: `GET /resources/{id}, the floor counting each read in Redis, its three spans through the SDK, ${share} sampled (cost ${cost(floorTraced[index], floorOff)})`,
+      service: floorTraced[index],
+      target: '(what the SDK alone costs)',
       pass: true,
     })),
   ];
