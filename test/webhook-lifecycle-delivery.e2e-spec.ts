@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { WebhookDeliveryRepository } from '@app/database';
 import { WEBHOOK_DELIVERIES_QUEUE } from '@app/queue';
 import { verifyWebhook } from '@rms/client';
 import {
@@ -165,6 +166,25 @@ describe('webhook lifecycle: what the worker sends', () => {
     });
     expect(sent.map(resourceOf)).toEqual(ids);
     await waitUntil(async () => ((await deliveries(hook.id, '&status=succeeded')).length === 5 ? true : undefined));
+  }, 60_000);
+
+  it("holds a paused webhook's pending delivery, and answers a job whose delivery was settled since it read it that there is nothing to send", async () => {
+    const hook = await subscribe('/settled-meanwhile');
+    await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ status: 'paused' }).expect(200);
+    await createResources(['pending', 'settled meanwhile']);
+    const [pending, settled] = await waitUntil(async () => {
+      const rows = await deliveries(hook.id, '&status=pending');
+      return rows.length === 2 && rows.every((row) => row.next_attempt_at === null) ? rows : undefined;
+    });
+    // Another job of the same delivery (a retry's, a recovery's) settled it after this one read it as pending.
+    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded' WHERE id = $1`, [settled.id]);
+    const repository = t.app.get(WebhookDeliveryRepository, { strict: false });
+    await expect(repository.hold(pending.id)).resolves.toBe('held');
+    await expect(repository.hold(settled.id)).resolves.toBe('settled');
+    await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ status: 'enabled' }).expect(200);
+    await waitUntil(() => (arrivals('/settled-meanwhile').length === 1 ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(arrivals('/settled-meanwhile')).toHaveLength(1);
   }, 60_000);
 
   it('recovers every failed delivery of the window even when a worker is killed mid-recovery, each sent at least once', async () => {

@@ -82,7 +82,8 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnModuleInit
     const { webhook } = delivery;
     if (webhook.status === 'disabled' && !delivery.test) return null;
     // A paused webhook's delivery waits, held, for the webhook to be enabled; tests are sent anyway.
-    if (webhook.status === 'paused' && !delivery.test && (await this.deliveries.hold(delivery.id))) return null;
+    // One settled meanwhile (by another job of the same delivery) is not sent again.
+    if (webhook.status === 'paused' && !delivery.test && (await this.deliveries.hold(delivery.id)) !== 'resumed') return null;
     annotateActiveSpan({ 'rms.webhook.id': delivery.webhookId, 'rms.event.id': delivery.eventId, 'rms.delivery.attempt': delivery.attemptCount + 1 });
 
     const headers = signatureHeaders(

@@ -72,10 +72,13 @@ WHERE d.id = x.id;
 WITH paused AS (
   SELECT w.id FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id
    WHERE d.id = $1 AND w.status = 'paused'
-   FOR SHARE OF w)
-UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
- WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
-RETURNING id;
+   FOR SHARE OF w),
+held AS (
+  UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
+   WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
+  RETURNING id)
+SELECT EXISTS (SELECT 1 FROM held) AS held,
+       EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1 AND status = 'pending') AS pending;
 
 -- releaseHeld
 UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()

@@ -20,6 +20,9 @@ export interface PendingDelivery
 }
 
 /** `GET /webhooks/{id}/deliveries` narrowed by status, event kind, or both. */
+/** What holding a delivery of a paused webhook found (`WebhookDeliveryRepository.hold`). */
+export type HoldOutcome = 'held' | 'resumed' | 'settled';
+
 export interface DeliveryFilter {
   status?: DeliveryStatus;
   eventType?: WebhookDeliveryEntity['eventType'];
@@ -189,10 +192,13 @@ export const WEBHOOK_DELIVERY_SQL = {
     text: `WITH paused AS (
          SELECT w.id FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id
           WHERE d.id = $1 AND w.status = 'paused'
-          FOR SHARE OF w)
-       UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
-       RETURNING id`,
+          FOR SHARE OF w),
+       held AS (
+         UPDATE webhook_deliveries SET next_attempt_at = NULL, updated_at = now()
+          WHERE id = $1 AND status = 'pending' AND webhook_id IN (SELECT id FROM paused)
+         RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM held) AS held,
+              EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $1 AND status = 'pending') AS pending`,
     values: [id],
   }),
   releaseHeld: (webhookId: string): SqlStatement => ({
@@ -365,14 +371,16 @@ export class WebhookDeliveryRepository {
   }
 
   /**
-   * Holds a pending delivery of a paused webhook (`next_attempt_at` null) instead of sending it;
-   * false when its webhook is not paused (any more). The webhook row is locked in share mode,
-   * so a resume waits for the hold to commit and then finds it, and a hold that waited for a
-   * resume sees the webhook enabled and holds nothing.
+   * Holds a pending delivery of a paused webhook (`next_attempt_at` null) instead of sending it:
+   * `held`; `resumed` when its webhook is not paused (any more), so the delivery is to be sent;
+   * `settled` when it is no longer pending, another attempt having settled it since it was read.
+   * The webhook row is locked in share mode, so a resume waits for the hold to commit and then
+   * finds it, and a hold that waited for a resume sees the webhook enabled and holds nothing.
    */
-  async hold(id: string): Promise<boolean> {
-    const { rowCount } = await this.sql.run(WEBHOOK_DELIVERY_SQL.hold(id));
-    return rowCount > 0;
+  async hold(id: string): Promise<HoldOutcome> {
+    const [{ held, pending }] = await this.sql.rows<{ held: boolean; pending: boolean }>(WEBHOOK_DELIVERY_SQL.hold(id));
+    if (held) return 'held';
+    return pending ? 'resumed' : 'settled';
   }
 
   /**
