@@ -12,16 +12,19 @@ import {
 import type { DatabaseCall } from './database-call';
 import { tracer } from './spans';
 
-/** The database semantic conventions' attributes of a call. */
+/** The database semantic conventions' attributes of a call, written into one object. */
 function callAttributes(call: DatabaseCall): Attributes {
-  return {
+  const attributes: Attributes = {
     [ATTR_DB_SYSTEM_NAME]: call.system,
     [ATTR_DB_OPERATION_NAME]: call.operation,
     [ATTR_DB_QUERY_TEXT]: call.queryText,
-    ...(call.namespace !== undefined && { [ATTR_DB_NAMESPACE]: call.namespace }),
-    ...(call.server && { [ATTR_SERVER_ADDRESS]: call.server.address }),
-    ...(call.server?.port !== undefined && { [ATTR_SERVER_PORT]: call.server.port }),
   };
+  if (call.namespace !== undefined) attributes[ATTR_DB_NAMESPACE] = call.namespace;
+  if (call.server) {
+    attributes[ATTR_SERVER_ADDRESS] = call.server.address;
+    if (call.server.port !== undefined) attributes[ATTR_SERVER_PORT] = call.server.port;
+  }
+  return attributes;
 }
 
 /** The code a database answered a failure with: PostgreSQL's SQLSTATE (`23505`), or none. */

@@ -32,43 +32,51 @@ const KNOWN_METHODS = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'P
 /** `host[:port]` or `[ipv6][:port]`, as a Host header names the server. */
 const HOST_HEADER = /^(?:\[([^\]]+)\]|([^:]+))(?::(\d+))?$/;
 
-function methodAttributes(method: string): Attributes {
+/**
+ * The HTTP semantic conventions' attributes of a server span known when the request arrives,
+ * written into one object: a sampled request builds them once, and nothing is copied.
+ */
+function requestAttributes(req: IncomingMessage, method: string, clientAddress: string | undefined): Attributes {
+  const attributes: Attributes = {};
   const upper = method.toUpperCase();
-  if (KNOWN_METHODS.has(upper)) return { [ATTR_HTTP_REQUEST_METHOD]: upper };
-  return { [ATTR_HTTP_REQUEST_METHOD]: '_OTHER', [ATTR_HTTP_REQUEST_METHOD_ORIGINAL]: method };
-}
-
-function serverAttributes(host: string | undefined): Attributes {
-  const match = host ? HOST_HEADER.exec(host) : null;
-  if (!match) return {};
-  const [, ipv6, name, port] = match;
-  return { [ATTR_SERVER_ADDRESS]: ipv6 ?? name, ...(port ? { [ATTR_SERVER_PORT]: Number(port) } : {}) };
+  if (KNOWN_METHODS.has(upper)) {
+    attributes[ATTR_HTTP_REQUEST_METHOD] = upper;
+  } else {
+    attributes[ATTR_HTTP_REQUEST_METHOD] = '_OTHER';
+    attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = method;
+  }
+  attributes[ATTR_URL_SCHEME] = 'http';
+  addUrl(attributes, req.url ?? '/');
+  addServer(attributes, req.headers.host);
+  attributes[ATTR_CLIENT_ADDRESS] = clientAddress;
+  attributes[ATTR_NETWORK_PEER_ADDRESS] = req.socket.remoteAddress;
+  attributes[ATTR_NETWORK_PEER_PORT] = req.socket.remotePort;
+  attributes[ATTR_NETWORK_PROTOCOL_VERSION] = req.httpVersion;
+  attributes[ATTR_USER_AGENT_ORIGINAL] = req.headers['user-agent'];
+  return attributes;
 }
 
 /** The path and, as `redactUrl` leaves it, the query; no query at all without `redactUrl`, since it may hold credentials. */
-function urlAttributes(url: string): Attributes {
+function addUrl(attributes: Attributes, url: string): void {
   const queryAt = url.indexOf('?');
-  if (queryAt === -1) return { [ATTR_URL_PATH]: url };
+  if (queryAt === -1) {
+    attributes[ATTR_URL_PATH] = url;
+    return;
+  }
+  attributes[ATTR_URL_PATH] = url.slice(0, queryAt);
   const redactUrl = tracingSetup()?.redactUrl;
-  const path = { [ATTR_URL_PATH]: url.slice(0, queryAt) };
-  if (!redactUrl) return path;
+  if (!redactUrl) return;
   const redacted = redactUrl(url);
-  return { ...path, [ATTR_URL_QUERY]: redacted.slice(redacted.indexOf('?') + 1) };
+  attributes[ATTR_URL_QUERY] = redacted.slice(redacted.indexOf('?') + 1);
 }
 
-/** The HTTP semantic conventions' attributes of a server span known when the request arrives. */
-function requestAttributes(req: IncomingMessage, method: string, clientAddress: string | undefined): Attributes {
-  return {
-    ...methodAttributes(method),
-    [ATTR_URL_SCHEME]: 'http',
-    ...urlAttributes(req.url ?? '/'),
-    ...serverAttributes(req.headers.host),
-    [ATTR_CLIENT_ADDRESS]: clientAddress,
-    [ATTR_NETWORK_PEER_ADDRESS]: req.socket.remoteAddress,
-    [ATTR_NETWORK_PEER_PORT]: req.socket.remotePort,
-    [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
-    [ATTR_USER_AGENT_ORIGINAL]: req.headers['user-agent'],
-  };
+/** The server's name and port as the Host header gives them. */
+function addServer(attributes: Attributes, host: string | undefined): void {
+  const match = host ? HOST_HEADER.exec(host) : null;
+  if (!match) return;
+  const [, ipv6, name, port] = match;
+  attributes[ATTR_SERVER_ADDRESS] = ipv6 ?? name;
+  if (port) attributes[ATTR_SERVER_PORT] = Number(port);
 }
 
 /** Names the span `METHOD /route` once the route is known, records the answer and ends it; a 5xx is an error. */

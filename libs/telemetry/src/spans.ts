@@ -1,4 +1,4 @@
-import { Attributes, Span, SpanKind, SpanStatusCode, trace, Tracer } from '@opentelemetry/api';
+import { Attributes, Span, SpanKind, SpanStatusCode, trace, Tracer, TracerProvider } from '@opentelemetry/api';
 import { contextOf, TraceContextHeaders, traceContextOf } from './trace-context';
 import { isTracingOn } from './tracing';
 
@@ -9,9 +9,18 @@ export interface SpanSettings {
   startTime?: Date;
 }
 
-/** The service's own tracer, of the spans it makes itself rather than through an instrumentation. */
+/** The tracer `tracer()` last gave, and the global provider it came from. */
+let current: { provider: TracerProvider; tracer: Tracer } | undefined;
+
+/**
+ * The service's own tracer, of the spans it makes itself rather than through an instrumentation:
+ * looked up again only when the global provider is another (a spec's, after `trace.disable()`),
+ * since a lookup by name builds a key every time and a sampled read asks for it once per span.
+ */
 export function tracer(): Tracer {
-  return trace.getTracer('resource-management-service');
+  const provider = trace.getTracerProvider();
+  if (current?.provider !== provider) current = { provider, tracer: provider.getTracer('resource-management-service') };
+  return current.tracer;
 }
 
 /** Ends a span, marked failed with the exception when there is one. */
