@@ -19,10 +19,10 @@ export interface PendingDelivery
   webhook: Pick<WebhookEntity, 'url' | 'secret' | 'previousSecret' | 'status' | 'ownerId'>;
 }
 
-/** `GET /webhooks/{id}/deliveries` narrowed by status, event kind, or both. */
 /** What holding a delivery of a paused webhook found (`WebhookDeliveryRepository.hold`). */
 export type HoldOutcome = 'held' | 'resumed' | 'settled';
 
+/** `GET /webhooks/{id}/deliveries` narrowed by status, event kind, or both. */
 export interface DeliveryFilter {
   status?: DeliveryStatus;
   eventType?: WebhookDeliveryEntity['eventType'];
