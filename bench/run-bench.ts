@@ -54,6 +54,7 @@ const PORTS = {
   floorCounted: FIRST_PORT + 11,
   floorTracedAll: FIRST_PORT + 12,
   floorTracedTenth: FIRST_PORT + 13,
+  floorMember: FIRST_PORT + 14,
 };
 /**
  * Another build's `dist/` (an earlier commit's worktree, say), to compare with this one instead of
@@ -85,6 +86,8 @@ const COMPARED_NODE = process.env.BENCH_COMPARE_NODE ?? process.execPath;
 const TRACING_ONLY = process.env.BENCH_TRACING_ONLY === 'true';
 /** Only the credential rows (`BENCH_SCENARIOS=credentials`): what authentication and the rate limit cost. */
 const CREDENTIALS_ONLY = process.env.BENCH_CREDENTIALS_ONLY === 'true';
+/** Only the rows of a member of three organizations (`BENCH_SCENARIOS=members`), beside the floor reading as that member. */
+const MEMBERS_ONLY = process.env.BENCH_MEMBERS_ONLY === 'true';
 const LOG_DIR = '.bench';
 /** Every read row's target: this share of the floor's req/s (docs/performance.md). */
 const READ_FLOOR_SHARE = 0.85;
@@ -413,6 +416,10 @@ async function main(): Promise<void> {
       report([await credentialCosts(byId, ownerId, credentials)], idle, flags);
       return;
     }
+    if (MEMBERS_ONLY) {
+      report([await organizationMemberRows(db, jwt)], idle, flags);
+      return;
+    }
     const deep = await deepCursor(PORTS.api, jwt, 90_000);
     const baselineDeep = await baselineCursor(db, ownerId, 90_000);
 
@@ -559,8 +566,10 @@ function sameNodeFlags(api: ChildProcess, floor: ChildProcess): string {
 
 /**
  * A member of three organizations who sees the 100,000 seeded resources only through them
- * (docs/api.md#resource-access): cursor page 1 against a page 5,000 deep, which must cost about the same.
- * Runs after the owner's scenarios, as it spreads their resources over the organizations.
+ * (docs/api.md#resource-access): cursor page 1 against a page 5,000 deep, which must cost about the
+ * same, and page 1 beside the floor reading as the same member (its memberships, then the page
+ * through them: the service's statements for that caller). Runs after the owner's scenarios, as it
+ * spreads their resources over the organizations.
  */
 async function organizationMemberRows(db: Client, ownerHeaders: Record<string, string>): Promise<Row[]> {
   const credentials = { email: `bench_member_${RUN}@example.com`, username: `bench_member_${RUN}`, password: 'benchmark-password' };
@@ -576,15 +585,24 @@ async function organizationMemberRows(db: Client, ownerHeaders: Record<string, s
   }
   await db.query(`UPDATE resources SET organization_id = ($1::text[])[1 + abs(hashtext(id)) % 3]`, [organizations]);
   await db.query('ANALYZE resources');
+  startProcess('floor-member', compiled('nest-floor'), { ...serviceEnv, PORT: String(PORTS.floorMember), BENCH_OWNER_ID: memberId }, 'bench-route');
+  await waitFor(`http://127.0.0.1:${PORTS.floorMember}/`);
   const login = await call(PORTS.api, 'POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
   const headers = { authorization: `Bearer ${login.json.data.access_token}` };
   const deep = await deepCursor(PORTS.api, headers, 5_000);
-  const [first, deeper] = await measureRounds([
+  const [first, deeper, floor] = await measureRounds([
     { port: PORTS.api, load: { paths: ['/v2/resources?limit=20'], headers } },
     { port: PORTS.api, load: { paths: [`/v2/resources?limit=20&cursor=${deep}`], headers } },
+    { port: PORTS.floorMember, load: listPage1() },
   ]);
   return [
-    { scenario: 'GET /resources?limit=20 as a member of 3 organizations (cursor, page 1)', service: first, target: '(reference)', pass: true },
+    {
+      scenario: 'GET /resources?limit=20 as a member of 3 organizations (cursor, page 1)',
+      service: first,
+      floor,
+      target: `>= ${READ_FLOOR_SHARE * 100}% of floor req/s`,
+      pass: first.rps >= READ_FLOOR_SHARE * floor.rps,
+    },
     {
       scenario: 'GET /resources?limit=20 as a member of 3 organizations (cursor, 5,000 deep)',
       service: deeper,
