@@ -205,8 +205,8 @@ describe('webhook lifecycle: what the worker sends', () => {
     await t.http.patch(`/v2/webhooks/${hook.id}`).set(...bearer()).send({ status: 'paused' }).expect(200);
     const ids = await createResources(Array.from({ length: 20 }, (_, index) => `lost ${index}`));
     await waitUntil(async () => ((await deliveries(hook.id, '&status=pending')).length === 20 ? true : undefined));
-    // Every job done (each delivery held) before they are failed below: a job between reading a
-    // delivery and holding it would find it no longer pending, and send it.
+    // Every job done (each delivery held) before they are failed below, so that the recovery
+    // alone sends them: a job still between reading one and holding it would find it settled.
     const queue = t.app.get<Queue>(getQueueToken(WEBHOOK_DELIVERIES_QUEUE));
     await waitUntil(async () => {
       const jobs = await queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
