@@ -146,17 +146,24 @@ describe('webhook and event repositories', () => {
     const first = await relay();
     expect(first.claimed).toHaveLength(1);
     const eventId = first.claimed[0].id;
+    expect(first.ids.size).toBe(2);
     expect(first.targets.map((target) => target.webhookId).sort()).toEqual([ownerHook.id, adminHook.id].sort());
     expect(first.targets.map((target) => target.webhookId)).not.toContain(otherHook.id);
     expect(first.targets.map((target) => target.webhookId)).not.toContain(unsubscribed.id);
 
-    // Relaying the same event again (a crash before published_at was set) finds the same deliveries.
+    // Committed, the claim keeps the event from every later relay.
+    expect((await relay()).claimed).toHaveLength(0);
+
+    // Given back (its jobs could not be queued), it is relayed again into the same deliveries.
+    await outbox.release([eventId]);
     const again = await relay();
-    expect(again.ids.get(deliveryKey(eventId, ownerHook.id))).toBe(first.ids.get(deliveryKey(eventId, ownerHook.id)));
+    expect(again.claimed.map((event) => event.id)).toEqual([eventId]);
+    expect(again.ids.size).toBe(2);
+    for (const hook of [ownerHook, adminHook]) {
+      expect(again.ids.get(deliveryKey(eventId, hook.id))).toBe(first.ids.get(deliveryKey(eventId, hook.id)));
+    }
     const [, count] = await deliveries.list(ownerHook.id, {}, 0, 10);
     expect(count).toBe(1);
-
-    await dataSource.transaction((manager) => outbox.markPublished(manager, [eventId]));
     expect((await relay()).claimed).toHaveLength(0);
   });
 

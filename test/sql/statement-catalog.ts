@@ -223,7 +223,7 @@ export const SQL_SNAPSHOTS: SnapshotFile[] = [
   snapshot('libs/database/src/event-outbox.sql', 'EventOutbox', EVENT_OUTBOX_SQL, {
     append: EVENT_OUTBOX_SQL.append([]),
     claimUnpublished: EVENT_OUTBOX_SQL.claimUnpublished(100),
-    markPublished: EVENT_OUTBOX_SQL.markPublished(['evt_1']),
+    release: EVENT_OUTBOX_SQL.release(['evt_1']),
   }),
   snapshot('libs/database/src/delivery-data/webhook.repository.sql', 'WebhookRepository', WEBHOOK_SQL, {
     insert: WEBHOOK_SQL.insert({ id: 'wh_1', ownerId: 'usr_1', url: 'https://example.com/in', events: [], secret: 'whsec', description: null }),
@@ -247,7 +247,6 @@ export const SQL_SNAPSHOTS: SnapshotFile[] = [
   }),
   snapshot('libs/database/src/delivery-data/webhook-delivery.repository.sql', 'WebhookDeliveryRepository', WEBHOOK_DELIVERY_SQL, {
     insertMissing: WEBHOOK_DELIVERY_SQL.insertMissing([]),
-    idsOfPairs: WEBHOOK_DELIVERY_SQL.idsOfPairs([]),
     insertTest: WEBHOOK_DELIVERY_SQL.insertTest({ webhookId: 'wh_1', eventId: 'evt_1', eventType: 'user.created', body: '{}' }, 'dlv_1', AT),
     page: {
       all: WEBHOOK_DELIVERY_SQL.page('wh_1', {}, 0, 20),

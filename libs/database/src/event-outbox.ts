@@ -39,17 +39,18 @@ function appendEventsStatement(events: readonly NewEvent[]): SqlStatement {
 export const EVENT_OUTBOX_SQL = {
   append: appendEventsStatement,
   claimUnpublished: (limit: number): SqlStatement => ({
-    text: `SELECT id, type, data, previous_data AS "previousData", owner_id AS "ownerId", organization_id AS "organizationId",
-              created_at AS "createdAt", published_at AS "publishedAt", trace_context AS "traceContext"
-         FROM events
-        WHERE published_at IS NULL
-        ORDER BY id
-        LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
+    text: `UPDATE events SET published_at = now()
+        WHERE id IN (SELECT id FROM events
+                      WHERE published_at IS NULL
+                      ORDER BY id
+                      LIMIT $1
+                        FOR UPDATE SKIP LOCKED)
+    RETURNING id, type, data, previous_data AS "previousData", owner_id AS "ownerId", organization_id AS "organizationId",
+              created_at AS "createdAt", published_at AS "publishedAt", trace_context AS "traceContext"`,
     values: [limit],
   }),
-  markPublished: (ids: readonly string[]): SqlStatement => ({
-    text: `UPDATE events SET published_at = now() WHERE id = ANY($1::text[])`,
+  release: (ids: readonly string[]): SqlStatement => ({
+    text: `UPDATE events SET published_at = NULL WHERE id = ANY($1::text[])`,
     values: [ids],
   }),
 } satisfies SqlStatements;
@@ -74,16 +75,17 @@ export class EventOutbox {
   }
 
   /**
-   * The oldest unpublished events, locked for the caller's transaction. SKIP LOCKED lets
-   * several relays run at once: each takes a different batch, none waits for another.
+   * Claims the oldest unpublished events in the caller's transaction: they are marked published
+   * there, so once it commits no other relay takes them. SKIP LOCKED lets several relays run at
+   * once: each takes a different batch, none waits for another.
    */
   claimUnpublished(manager: EntityManager, limit: number): Promise<EventEntity[]> {
     return this.sql.rows<EventEntity>(EVENT_OUTBOX_SQL.claimUnpublished(limit), manager);
   }
 
-  /** Marks claimed events as relayed, in the transaction that claimed them. */
-  async markPublished(manager: EntityManager, ids: string[]): Promise<void> {
+  /** Gives claimed events back to the next relay pass: their deliveries could not be queued. */
+  async release(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.sql.run(EVENT_OUTBOX_SQL.markPublished(ids), manager);
+    await this.sql.run(EVENT_OUTBOX_SQL.release(ids));
   }
 }

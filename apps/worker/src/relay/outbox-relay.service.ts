@@ -20,12 +20,14 @@ const WAKE_GATHER_MS = 10;
 
 /**
  * Moves committed events to delivery jobs, woken by PostgreSQL at each commit that wrote events
- * and, should a notification be missed, every WEBHOOK_RELAY_INTERVAL_MS: claims a batch of unpublished events (SKIP LOCKED,
- * so replicas take different batches), creates one delivery per matching enabled webhook,
- * queues one job per delivery, and only then marks the events published. If Redis is down,
- * the events stay unpublished and wait for the next pass; if the process dies after queueing,
- * the events are relayed again into the same deliveries and the same job ids, which BullMQ
- * ignores (and a delivery no longer pending is skipped by the processor).
+ * and, should a notification be missed, every WEBHOOK_RELAY_INTERVAL_MS. In one transaction it
+ * claims a batch of unpublished events, marking them published (SKIP LOCKED, so replicas take
+ * different batches and, once it commits, never the same event), and creates one delivery per
+ * matching enabled webhook; then it queues one job per delivery. If Redis refuses the jobs, the
+ * events are given back and wait for the next pass; if the process dies before queueing, the
+ * delivery sweeper queues the pending deliveries once they are overdue. Relaying an event again
+ * finds the same deliveries and the same job ids, which BullMQ ignores (and a delivery no longer
+ * pending is skipped by the processor).
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
@@ -97,8 +99,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Relays one batch; returns how many events it claimed. The deliveries are committed before
-   * their jobs are queued (a job must find its row), and the events are marked published
-   * only after the jobs exist.
+   * their jobs are queued: a job must find its row.
    */
   async relayBatch(): Promise<number> {
     const startedAt = new Date();
@@ -129,10 +130,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
       claimed.map((event) => ({ key: event.id, parent: event.traceContext, attributes: { 'rms.event.id': event.id, 'rms.event.type': event.type } })),
     );
     await spans.around(async () => {
-      if (deliveries.length > 0) {
+      if (deliveries.length === 0) return;
+      try {
         await this.queue.addBulk(deliveries.map(({ deliveryId, eventId }) => deliveryJob(deliveryId, 1, spans.traceContextOf(eventId))));
+      } catch (error) {
+        await this.events.release(claimed.map((event) => event.id));
+        throw error;
       }
-      await this.dataSource.transaction((manager) => this.events.markPublished(manager, claimed.map((event) => event.id)));
     });
     return claimed.length;
   }

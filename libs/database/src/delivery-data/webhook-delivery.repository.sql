@@ -2,17 +2,23 @@
 -- compared by test/sql/sql-snapshots.spec.ts, so a change of a query shows here in review.
 
 -- insertMissing
-INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
-SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
-       CASE WHEN w.status = 'paused' THEN NULL ELSE now() END
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
+WITH given AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
     AS d(id, webhook_id, event_id, event_type, body, test)
-  JOIN webhooks w ON w.id = d.webhook_id
-ON CONFLICT (event_id, webhook_id) WHERE NOT test DO NOTHING;
-
--- idsOfPairs
-SELECT id, event_id, webhook_id FROM webhook_deliveries
-WHERE NOT test AND (event_id, webhook_id) IN (SELECT * FROM unnest($1::text[], $2::text[]));
+), inserted AS (
+  INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
+  SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
+         CASE WHEN w.status = 'paused' THEN NULL ELSE now() END
+    FROM given d
+    JOIN webhooks w ON w.id = d.webhook_id
+  ON CONFLICT (event_id, webhook_id) WHERE NOT test DO NOTHING
+  RETURNING id, event_id, webhook_id
+)
+SELECT id, event_id, webhook_id FROM inserted
+UNION ALL
+SELECT existing.id, existing.event_id, existing.webhook_id
+  FROM webhook_deliveries existing
+ WHERE NOT existing.test AND (existing.event_id, existing.webhook_id) IN (SELECT event_id, webhook_id FROM given);
 
 -- insertTest
 INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, status, attempts, next_attempt_at)

@@ -114,13 +114,24 @@ function listWhere(webhookId: string, filter: DeliveryFilter): { where: string; 
 /** The statements of WebhookDeliveryRepository, by name. */
 export const WEBHOOK_DELIVERY_SQL = {
   insertMissing: (deliveries: readonly NewDelivery[]): SqlStatement => ({
-    text: `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
-       SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
-              CASE WHEN w.status = 'paused' THEN NULL ELSE now() END
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
+    // The second SELECT reads the rows from before the statement: exactly the pairs it did not insert.
+    text: `WITH given AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
            AS d(id, webhook_id, event_id, event_type, body, test)
-         JOIN webhooks w ON w.id = d.webhook_id
-       ON CONFLICT (event_id, webhook_id) WHERE NOT test DO NOTHING`,
+       ), inserted AS (
+         INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, next_attempt_at)
+         SELECT d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.test,
+                CASE WHEN w.status = 'paused' THEN NULL ELSE now() END
+           FROM given d
+           JOIN webhooks w ON w.id = d.webhook_id
+         ON CONFLICT (event_id, webhook_id) WHERE NOT test DO NOTHING
+         RETURNING id, event_id, webhook_id
+       )
+       SELECT id, event_id, webhook_id FROM inserted
+       UNION ALL
+       SELECT existing.id, existing.event_id, existing.webhook_id
+         FROM webhook_deliveries existing
+        WHERE NOT existing.test AND (existing.event_id, existing.webhook_id) IN (SELECT event_id, webhook_id FROM given)`,
     values: [
       deliveries.map(() => newId('dlv')),
       deliveries.map((delivery) => delivery.webhookId),
@@ -129,11 +140,6 @@ export const WEBHOOK_DELIVERY_SQL = {
       deliveries.map((delivery) => delivery.body),
       deliveries.map((delivery) => delivery.test),
     ],
-  }),
-  idsOfPairs: (deliveries: readonly NewDelivery[]): SqlStatement => ({
-    text: `SELECT id, event_id, webhook_id FROM webhook_deliveries
-        WHERE NOT test AND (event_id, webhook_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-    values: [deliveries.map((delivery) => delivery.eventId), deliveries.map((delivery) => delivery.webhookId)],
   }),
   insertTest: (delivery: Omit<NewDelivery, 'test'>, id: string, nextAttemptAt: Date): SqlStatement => ({
     text: `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, body, test, status, attempts, next_attempt_at)
@@ -259,13 +265,13 @@ export class WebhookDeliveryRepository {
 
   /**
    * Creates the deliveries that do not exist yet and returns the id of each (event, webhook)
-   * pair, new or existing, so that relaying an event twice queues the same deliveries.
+   * pair, new or existing, in one statement, so that relaying an event twice queues the same
+   * deliveries. A pair another transaction inserts meanwhile is left out: that relay queues it.
    */
   async insertMissing(manager: EntityManager, deliveries: NewDelivery[]): Promise<Map<string, string>> {
     const ids = new Map<string, string>();
     if (deliveries.length === 0) return ids;
-    await this.sql.run(WEBHOOK_DELIVERY_SQL.insertMissing(deliveries), manager);
-    const rows = await this.sql.rows<{ id: string; event_id: string; webhook_id: string }>(WEBHOOK_DELIVERY_SQL.idsOfPairs(deliveries), manager);
+    const rows = await this.sql.rows<{ id: string; event_id: string; webhook_id: string }>(WEBHOOK_DELIVERY_SQL.insertMissing(deliveries), manager);
     for (const row of rows) ids.set(deliveryKey(row.event_id, row.webhook_id), row.id);
     return ids;
   }
