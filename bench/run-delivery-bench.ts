@@ -19,6 +19,10 @@
  *        BENCH_DELIVERY_SECONDS (10), one transaction each: commit (the event's created_at, the
  *        payload's `created_at`) to the receiver's arrival, p50, p99 and max. They are written in
  *        PostgreSQL directly, so that the rate is the one asked for whatever the API manages.
+ * With BENCH_COMPARE_DIST (another build's `dist/`, run on BENCH_COMPARE_NODE, this Node by
+ * default), that build's workers are a third sender in the same alternating rounds, on a database
+ * of their own migrated and registered by this build's API (so it must share the schema): the way
+ * to see a change of the delivery path on this noisy machine.
  * The table is printed and written to .bench/delivery-results.md. Everything it creates
  * (databases, Redis keys, processes, certificate) is removed at the end.
  */
@@ -40,6 +44,9 @@ import { median } from './process-memory';
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
 const SERVICE_DATABASE = `rms_bench_delivery_${RUN}`;
 const BARE_DATABASE = `rms_bench_bare_${RUN}`;
+const COMPARED_DATABASE = `rms_bench_compared_${RUN}`;
+const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
+const COMPARED_NODE = process.env.BENCH_COMPARE_NODE ?? process.execPath;
 const SERVER = BENCH_DATABASE_SERVER;
 const REDIS_URL = BENCH_REDIS_URL;
 const EVENTS = Number(process.env.BENCH_DELIVERY_EVENTS ?? 10_000);
@@ -203,11 +210,18 @@ const resourceCreated = (eventId: string, ownerId: string) => ({
 });
 const LATENCY_PROBE = { object: { name: 'Latency probe' } };
 
-/** The service: events only; its relay makes the deliveries. */
-function serviceSender(database: string, ownerId: string, webhookIds: string[], workers: RunningWorker[]): Sender {
+/** The service (this build's workers, or the compared build's): events only; its relay makes the deliveries. */
+function serviceSender(
+  name: string,
+  pathPrefix: string,
+  database: string,
+  ownerId: string,
+  webhookIds: string[],
+  workers: RunningWorker[],
+): Sender {
   return {
-    name: 'service',
-    pathPrefix: '/service-',
+    name,
+    pathPrefix,
     database,
     databaseUrl: `${SERVER}/${database}`,
     ownerId,
@@ -426,24 +440,28 @@ const spread = (values: number[]): string =>
   `${fmt(median(values))} (${fmt(Math.min(...values))}-${fmt(Math.max(...values))})`;
 
 function table(senders: Sender[], measured: Map<Sender, Measured>): string {
-  const [service, bare] = senders.map((sender) => measured.get(sender) as Measured);
+  const [service, bare, compared] = senders.map((sender) => measured.get(sender) as Measured);
   const serviceRate = median(service.throughput.map((t) => t.rate));
   const bareRate = median(bare.throughput.map((t) => t.rate));
   const serviceP99 = median(service.latency.map((l) => l.p99));
-  const incomplete = [service, bare].some(
+  const incomplete = [...measured.values()].some(
     (m) => m.throughput.some((t) => !t.complete) || m.latency.some((l) => l.arrived < l.expected),
   );
+  const againstCompared = (pick: (m: Measured) => number[]): string[] =>
+    compared ? [`${((median(pick(service)) / median(pick(compared))) * 100).toFixed(0)}%`] : [];
   const row = (name: string, pick: (m: Measured) => number[], ratio: string, target: string, met: string): string =>
-    `| ${name} | ${spread(pick(service))} | ${spread(pick(bare))} | ${ratio} | ${target} | ${met} |`;
+    ['', name, ...[service, bare, ...(compared ? [compared] : [])].map((m) => spread(pick(m))), ratio, ...againstCompared(pick), target, met, ''].join(' | ').trim();
+  const rate = (m: Measured): number[] => m.throughput.map((t) => t.rate);
   return [
-    `Webhook delivery: ${PROCESSES} processes each (service: workers; bare: bench/bare-sender.ts), ` +
+    `Webhook delivery: ${PROCESSES} processes each (service: workers; bare: bench/bare-sender.ts` +
+      `${compared ? `; compared build: the workers of ${COMPARED_DIST} on ${COMPARED_NODE}` : ''}), ` +
       `${WEBHOOKS} webhooks, local HTTPS receiver. Medians of ${ROUNDS} alternating rounds (lowest-highest).`,
     '',
-    '| scenario | service | bare sender | service / bare | target | met |',
-    '|---|---:|---:|---:|---|---|',
+    `| scenario | service | bare sender |${compared ? ' compared build |' : ''} service / bare |${compared ? ' service / compared |' : ''} target | met |`,
+    `|---|---:|---:|${compared ? '---:|' : ''}---:|${compared ? '---:|' : ''}---|---|`,
     row(
       `(i) deliveries/s, ${EVENTS} events x ${WEBHOOKS} webhooks committed at once`,
-      (m) => m.throughput.map((t) => t.rate),
+      rate,
       `${((serviceRate / bareRate) * 100).toFixed(0)}%`,
       `>= ${THROUGHPUT_TARGET * 100}% of bare sender`,
       serviceRate >= THROUGHPUT_TARGET * bareRate ? 'yes' : 'no',
@@ -460,7 +478,7 @@ function table(senders: Sender[], measured: Map<Sender, Measured>): string {
     row('(ii) p50 ms', (m) => m.latency.map((l) => l.p50), '', '(reported)', ''),
     row('(ii) max ms', (m) => m.latency.map((l) => l.max), '', '(reported)', ''),
     row('(ii) events/s committed', (m) => m.latency.map((l) => l.eventsPerSecond), '', `${RATE}`, ''),
-    `| repeated arrivals (at-least-once) | ${duplicates} |  |  | (reported) |  |`,
+    `| repeated arrivals (at-least-once) | ${duplicates} |  |${compared ? '  |' : ''}  |${compared ? '  |' : ''} (reported) |  |`,
     ...(incomplete ? ['', 'Some deliveries did not arrive within the wait (5 minutes, 2 for latency): the rates above count those that did.'] : []),
   ].join('\n');
 }
@@ -488,7 +506,9 @@ async function main(): Promise<void> {
 
   const serviceEnv = envOf(SERVICE_DATABASE);
   const bareEnv = envOf(BARE_DATABASE);
+  const comparedEnv = envOf(COMPARED_DATABASE);
   const workers: RunningWorker[] = [];
+  const comparedWorkers: RunningWorker[] = [];
   const bareProcesses: ChildProcess[] = [];
   const admin = new Client({ connectionString: `${SERVER}/postgres`, application_name: BENCH_APPLICATION });
   await admin.connect();
@@ -497,10 +517,12 @@ async function main(): Promise<void> {
     // Each database is created and migrated by the API's start, registered through it, and the API stopped:
     // only the senders run while measuring.
     const owners: { ownerId: string; webhookIds: string[] }[] = [];
-    for (const [env, pathPrefix] of [
+    const setups: [NodeJS.ProcessEnv, string][] = [
       [serviceEnv, '/service-'],
       [bareEnv, '/bare-'],
-    ] as const) {
+      ...(COMPARED_DIST === undefined ? [] : ([[comparedEnv, '/compared-']] as [NodeJS.ProcessEnv, string][])),
+    ];
+    for (const [env, pathPrefix] of setups) {
       const api = await startBuiltApi(env);
       try {
         owners.push(await registerOwner(api, env.DATABASE_URL ?? '', receiver, pathPrefix));
@@ -511,10 +533,17 @@ async function main(): Promise<void> {
     for (let index = 0; index < PROCESSES; index++) {
       workers.push(await startBuiltWorker({ ...serviceEnv, NODE_EXTRA_CA_CERTS: receiver.certFile }));
       bareProcesses.push(await startBareSender({ ...bareEnv, NODE_EXTRA_CA_CERTS: receiver.certFile }, index));
+      if (COMPARED_DIST !== undefined) {
+        const entry = join(COMPARED_DIST, 'apps/worker/src/main.js');
+        comparedWorkers.push(await startBuiltWorker({ ...comparedEnv, NODE_EXTRA_CA_CERTS: receiver.certFile }, { entry, node: COMPARED_NODE }));
+      }
     }
     const senders = [
-      serviceSender(SERVICE_DATABASE, owners[0].ownerId, owners[0].webhookIds, workers),
+      serviceSender('service', '/service-', SERVICE_DATABASE, owners[0].ownerId, owners[0].webhookIds, workers),
       bareSender(BARE_DATABASE, owners[1].ownerId, owners[1].webhookIds, bareProcesses),
+      ...(COMPARED_DIST === undefined
+        ? []
+        : [serviceSender('compared build', '/compared-', COMPARED_DATABASE, owners[2].ownerId, owners[2].webhookIds, comparedWorkers)]),
     ];
     const measured = new Map<Sender, Measured>(senders.map((sender) => [sender, { throughput: [], latency: [] }]));
     for (let round = 0; round < ROUNDS; round++) {
@@ -535,9 +564,9 @@ async function main(): Promise<void> {
     output = table(senders, measured);
   } finally {
     clearInterval(trim);
-    await Promise.all([...workers.map((worker) => worker.terminate()), ...bareProcesses.map(stopProcess)]);
+    await Promise.all([...[...workers, ...comparedWorkers].map((worker) => worker.terminate()), ...bareProcesses.map(stopProcess)]);
     await receiver.close();
-    for (const database of [SERVICE_DATABASE, BARE_DATABASE]) {
+    for (const database of [SERVICE_DATABASE, BARE_DATABASE, COMPARED_DATABASE]) {
       await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
       await deleteRedisKeys(REDIS_URL, database);
     }

@@ -11,7 +11,8 @@
 # organizations alone, beside the floor reading as that member). With BENCH_COMPARE_DIST=<another build's dist> the api
 # scenario only compares this build with that one, beside an A/A row (a second process of this build)
 # and the floor: a read by id, cursor page 1 of the list and a single POST, one table each
-# (BENCH_COMPARE_ROWS=by-id,list,post picks some).
+# (BENCH_COMPARE_ROWS=by-id,list,post picks some); the delivery scenario runs that build's workers as a
+# third sender beside this build's and the bare sender.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=",${BENCH_SCENARIOS:-api,delivery},"

@@ -25,6 +25,10 @@ export interface BuiltWorkerOptions {
    * group: nothing it may have started outlives it, as when a container or node dies.
    */
   processGroup?: boolean;
+  /** Another build's worker entry point (the benchmark's comparison), instead of this build's. */
+  entry?: string;
+  /** The Node binary to run it on (this one's by default). */
+  node?: string;
 }
 
 /**
@@ -32,9 +36,10 @@ export interface BuiltWorkerOptions {
  * `env`), and resolves once it logs that it is ready.
  */
 export async function startBuiltWorker(env: NodeJS.ProcessEnv = {}, options: BuiltWorkerOptions = {}): Promise<RunningWorker> {
-  if (!existsSync(BUILT_WORKER)) throw new Error(`${BUILT_WORKER} is missing: run npm run build`);
+  const entry = options.entry ?? BUILT_WORKER;
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build`);
   const processGroup = options.processGroup === true;
-  const child = spawn(process.execPath, [BUILT_WORKER], {
+  const child = spawn(options.node ?? process.execPath, [entry], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
     detached: processGroup,

@@ -5,7 +5,7 @@ import type { TraceContextHeaders } from '@app/telemetry';
 /**
  * One row per change, written in the transaction of the change (transactional outbox).
  * `owner_id` and `organization_id` say who may see the event; `published_at` is set by the
- * worker's relay once deliveries have been queued.
+ * worker's relay in the transaction that claims the event and writes its deliveries.
  */
 @Entity('events')
 export class EventEntity {
