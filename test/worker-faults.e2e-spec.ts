@@ -170,6 +170,29 @@ describe('worker processes: faults, shutdown and wake-up', () => {
     await waitUntil(() => (distinctEvents('/outage') === 21 ? true : undefined), 60000);
   }, 120000);
 
+  it('Redis refusing writes (full): the relay gives its events back, and they arrive once Redis takes jobs again', async () => {
+    const redis = await privateRedis();
+    const owner = await createUser(t.http);
+    await subscribe(owner, '/full');
+    const running = await worker(redis);
+    const admin = new Redis(redis.url);
+    try {
+      // Full, with nothing to evict: every command that would add data is refused (OOM).
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.config('SET', 'maxmemory', '1');
+      await createResources(owner, 5);
+      const refused = (): true | undefined =>
+        running.logs.some((line) => (JSON.parse(line) as { msg?: string }).msg === 'outbox relay pass failed; retrying') ? true : undefined;
+      await waitUntil(refused, 20_000);
+      expect(distinctEvents('/full')).toBe(0);
+      await admin.config('SET', 'maxmemory', '0');
+      // Within the relay's next passes: events left claimed would wait for the sweeper (a minute overdue).
+      await waitUntil(() => (distinctEvents('/full') === 5 ? true : undefined), 20_000);
+    } finally {
+      await admin.quit();
+    }
+  }, 90_000);
+
   it('two workers at once: no delivery in flight at both, each event delivered once', async () => {
     const redis = await privateRedis();
     const owner = await createUser(t.http);
