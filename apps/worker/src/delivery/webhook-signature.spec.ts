@@ -16,6 +16,12 @@ describe('signatureHeaders (decisions §14: secret rotation)', () => {
     expect(headers['webhook-signature'].split(' ')).toHaveLength(1);
   });
 
+  it("keys each HMAC with the secret's bytes: UTF-8, or a whsec_ secret's base64 part (fixed vectors)", () => {
+    const headers = signatureHeaders('clé-secrète-ünïcode-16+', event, body, 1763717400, NEW);
+    expect(headers['X-Webhook-Signature']).toBe('fff40134ef65f3828ad1f301cbf868735ade636e7e9ca8a67915fa23314456bc');
+    expect(headers['webhook-signature']).toBe('v1,wL91pBnENM/C8A0Gv7VOF+K9Qg80Z8vl8PechOANgKg= v1,HVtyGrM3IMjBqlEhzY4c7pWs9EpdEBkzE8DoAtqPhBA=');
+  });
+
   it('signs with both secrets during an overlap: the new one first in webhook-signature', () => {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = signatureHeaders(NEW, event, body, timestamp, PREVIOUS);
