@@ -447,18 +447,28 @@ function table(senders: Sender[], measured: Map<Sender, Measured>): string {
   const incomplete = [...measured.values()].some(
     (m) => m.throughput.some((t) => !t.complete) || m.latency.some((l) => l.arrived < l.expected),
   );
-  const againstCompared = (pick: (m: Measured) => number[]): string[] =>
-    compared ? [`${((median(pick(service)) / median(pick(compared))) * 100).toFixed(0)}%`] : [];
+  // The compared build's columns: its figures and the service's against them, when there is one.
+  const ifCompared = (cell: () => string): string[] => (compared ? [cell()] : []);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   const row = (name: string, pick: (m: Measured) => number[], ratio: string, target: string, met: string): string =>
-    ['', name, ...[service, bare, ...(compared ? [compared] : [])].map((m) => spread(pick(m))), ratio, ...againstCompared(pick), target, met, ''].join(' | ').trim();
+    line([
+      name,
+      spread(pick(service)),
+      spread(pick(bare)),
+      ...ifCompared(() => spread(pick(compared))),
+      ratio,
+      ...ifCompared(() => `${((median(pick(service)) / median(pick(compared))) * 100).toFixed(0)}%`),
+      target,
+      met,
+    ]);
   const rate = (m: Measured): number[] => m.throughput.map((t) => t.rate);
   return [
     `Webhook delivery: ${PROCESSES} processes each (service: workers; bare: bench/bare-sender.ts` +
       `${compared ? `; compared build: the workers of ${COMPARED_DIST} on ${COMPARED_NODE}` : ''}), ` +
       `${WEBHOOKS} webhooks, local HTTPS receiver. Medians of ${ROUNDS} alternating rounds (lowest-highest).`,
     '',
-    `| scenario | service | bare sender |${compared ? ' compared build |' : ''} service / bare |${compared ? ' service / compared |' : ''} target | met |`,
-    `|---|---:|---:|${compared ? '---:|' : ''}---:|${compared ? '---:|' : ''}---|---|`,
+    line(['scenario', 'service', 'bare sender', ...ifCompared(() => 'compared build'), 'service / bare', ...ifCompared(() => 'service / compared'), 'target', 'met']),
+    line(['---', '---:', '---:', ...ifCompared(() => '---:'), '---:', ...ifCompared(() => '---:'), '---', '---']),
     row(
       `(i) deliveries/s, ${EVENTS} events x ${WEBHOOKS} webhooks committed at once`,
       rate,
@@ -478,7 +488,7 @@ function table(senders: Sender[], measured: Map<Sender, Measured>): string {
     row('(ii) p50 ms', (m) => m.latency.map((l) => l.p50), '', '(reported)', ''),
     row('(ii) max ms', (m) => m.latency.map((l) => l.max), '', '(reported)', ''),
     row('(ii) events/s committed', (m) => m.latency.map((l) => l.eventsPerSecond), '', `${RATE}`, ''),
-    `| repeated arrivals (at-least-once) | ${duplicates} |  |${compared ? '  |' : ''}  |${compared ? '  |' : ''} (reported) |  |`,
+    line(['repeated arrivals (at-least-once)', String(duplicates), '', ...ifCompared(() => ''), '', ...ifCompared(() => ''), '(reported)', '']),
     ...(incomplete ? ['', 'Some deliveries did not arrive within the wait (5 minutes, 2 for latency): the rates above count those that did.'] : []),
   ].join('\n');
 }
