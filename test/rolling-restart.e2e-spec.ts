@@ -76,8 +76,9 @@ interface Failure {
       sent += 1;
       try {
         const res = await request();
-        await res.arrayBuffer();
-        if (res.status < 200 || res.status > 299) failures.push({ request: label, outcome: `status ${res.status}` });
+        const text = await res.text();
+        // The error envelope says which dependency or step refused, should a restart ever fail a request.
+        if (res.status < 200 || res.status > 299) failures.push({ request: label, outcome: `status ${res.status} ${text.slice(0, 300)}` });
       } catch (error) {
         failures.push({ request: label, outcome: networkError(error) });
       }
