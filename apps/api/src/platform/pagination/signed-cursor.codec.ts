@@ -26,6 +26,11 @@ const MAX_BINDING_HASHES = 10_000;
 const MAX_TOKEN_LENGTH = 4096;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]+$/;
 
+/** Made only when a cursor is refused: an error's stack, taken deep in the request's path, cost every later page about 25 µs. */
+function invalidCursor(): InvalidRequestError {
+  return new InvalidRequestError('The cursor is not valid. Use a cursor from meta.cursor of an earlier page.');
+}
+
 function isPayload(value: unknown): value is CursorPayload {
   if (typeof value !== 'object' || value === null) return false;
   const payload = value as Record<string, unknown>;
@@ -69,20 +74,19 @@ export class SignedCursorCodec {
   }
 
   decode(token: string, binding: string): ListCursor {
-    const invalid = new InvalidRequestError('The cursor is not valid. Use a cursor from meta.cursor of an earlier page.');
-    if (token.length > MAX_TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) throw invalid;
+    if (token.length > MAX_TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) throw invalidCursor();
     const bytes = Buffer.from(token, 'base64url');
     // Only the canonical spelling: a decoder ignores stray trailing characters.
-    if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== token) throw invalid;
+    if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== token) throw invalidCursor();
     const body = bytes.subarray(MAC_BYTES);
-    if (!timingSafeEqual(bytes.subarray(0, MAC_BYTES), this.mac(body))) throw invalid;
+    if (!timingSafeEqual(bytes.subarray(0, MAC_BYTES), this.mac(body))) throw invalidCursor();
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString('utf8'));
     } catch {
-      throw invalid;
+      throw invalidCursor();
     }
-    if (!isPayload(payload)) throw invalid;
+    if (!isPayload(payload)) throw invalidCursor();
     if (payload.b !== this.bindingHash(binding)) {
       throw new InvalidRequestError(
         'The cursor belongs to other filters or another sort. Keep filters and sort constant across pages, or start again without a cursor.',
