@@ -114,13 +114,13 @@ export async function sendWebhook(
         },
       );
       current = req;
-      // Kept once they went out (the request was written, or answered early), not when the
-      // connection failed; Node adds Host among them, and only Connection after.
+      // Kept once they went out (the request was written, or answered early: whichever comes
+      // first), not when the connection failed; Node adds Host among them, and only Connection after.
       const recordSentHeaders = (): void => {
+        req.off('finish', recordSentHeaders).off('response', recordSentHeaders);
         requestHeaders = boundedHeaders(req.getHeaders());
       };
-      req.on('finish', recordSentHeaders);
-      req.on('response', recordSentHeaders);
+      req.on('finish', recordSentHeaders).on('response', recordSentHeaders);
       req.on('error', (error: NodeJS.ErrnoException) => {
         // A kept connection the receiver closed while idle fails before any answer: the request
         // goes again on another connection rather than counting as a failed attempt.
