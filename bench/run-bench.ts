@@ -63,9 +63,10 @@ const PORTS = {
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
 /**
  * The row kinds the comparison measures, in this order whatever `BENCH_COMPARE_ROWS` (a comma list,
- * all three by default) names: the POST row last, so that the reads never see the rows it writes.
+ * all four by default) names: by id, cursor page 1, a cursor 90,000 deep, and the POST row last, so
+ * that the reads never see the rows it writes.
  */
-const COMPARED_ROW_KINDS = ['by-id', 'list', 'post'] as const;
+const COMPARED_ROW_KINDS = ['by-id', 'list', 'deep', 'post'] as const;
 type ComparedRowKind = (typeof COMPARED_ROW_KINDS)[number];
 const isComparedRowKind = (name: string): name is ComparedRowKind => (COMPARED_ROW_KINDS as readonly string[]).includes(name);
 
@@ -259,6 +260,12 @@ async function baselineCursor(db: Client, ownerId: string, depth: number): Promi
   return Buffer.from(JSON.stringify([rows[0].created_at, rows[0].id])).toString('base64url');
 }
 
+/** Page 21 of the listing 90,000 rows deep: the service's path with its signed cursor, and the bare servers' with theirs. */
+async function deepCursorPaths(db: Client, ownerId: string, headers: Record<string, string>): Promise<{ service: string; floor: string }> {
+  const [service, floor] = await Promise.all([deepCursor(PORTS.api, headers, 90_000), baselineCursor(db, ownerId, 90_000)]);
+  return { service: `/v2/resources?limit=20&cursor=${service}`, floor: `/v2/resources?limit=20&cursor=${floor}` };
+}
+
 const resourceBody = (n: number) => ({
   name: `Benchmark resource ${n}`,
   description: 'Created by the benchmark',
@@ -405,7 +412,8 @@ async function main(): Promise<void> {
     const idle = [idleApi, ...(await idleMemory([PORTS.floor, PORTS.baseline]))];
     const byId = ids.map((id) => `/v2/resources/${id}`);
     if (COMPARED_DIST !== undefined) {
-      report(await buildComparison(COMPARED_DIST, comparedRows, byId, jwt, logIn), idle, flags);
+      const deepPaths = comparedRows.includes('deep') ? await deepCursorPaths(db, ownerId, jwt) : undefined;
+      report(await buildComparison(COMPARED_DIST, comparedRows, { byId, deep: deepPaths }, jwt, logIn), idle, flags);
       return;
     }
     if (TRACING_ONLY) {
@@ -420,8 +428,7 @@ async function main(): Promise<void> {
       report([await organizationMemberRows(db, jwt)], idle, flags);
       return;
     }
-    const deep = await deepCursor(PORTS.api, jwt, 90_000);
-    const baselineDeep = await baselineCursor(db, ownerId, 90_000);
+    const deep = await deepCursorPaths(db, ownerId, jwt);
 
     const bulkBody = JSON.stringify({ resources: Array.from({ length: 100 }, (_, n) => resourceBody(n)) });
     const floorTarget = (service: Summary, floor?: Summary): [string, boolean] => [
@@ -458,9 +465,9 @@ async function main(): Promise<void> {
       },
       {
         name: 'GET /resources?limit=20 (cursor, 90,000 deep)',
-        service: { paths: [`/v2/resources?limit=20&cursor=${deep}`], headers: jwt },
-        floor: { paths: [`/v2/resources?limit=20&cursor=${baselineDeep}`] },
-        baseline: { paths: [`/v2/resources?limit=20&cursor=${baselineDeep}`] },
+        service: { paths: [deep.service], headers: jwt },
+        floor: { paths: [deep.floor] },
+        baseline: { paths: [deep.floor] },
         target: floorTarget,
       },
       {
@@ -778,7 +785,7 @@ async function tracingCosts(paths: string[], headers: Record<string, string>, ow
 async function buildComparison(
   dist: string,
   kinds: ComparedRowKind[],
-  paths: string[],
+  paths: { byId: string[]; deep?: { service: string; floor: string } },
   headers: Record<string, string>,
   logIn: () => Promise<void>,
 ): Promise<Row[][]> {
@@ -800,14 +807,19 @@ async function buildComparison(
   // The creates of the POST row all go to one table, so each later request meets a larger one: the
   // two builds, the twin and the floor write in the same alternating rounds, each round starting one
   // target later, so they meet the same growth; and the kinds that read are measured before it.
-  const loads: Record<ComparedRowKind, { name: string; service: Load; floor: Load }> = {
-    'by-id': { name: 'GET /resources/{id}', service: { paths, headers }, floor: { paths } },
+  const loads: Partial<Record<ComparedRowKind, { name: string; service: Load; floor: Load }>> = {
+    'by-id': { name: 'GET /resources/{id}', service: { paths: paths.byId, headers }, floor: { paths: paths.byId } },
     list: { name: 'GET /resources?limit=20 (cursor, page 1)', service: listPage1(headers), floor: listPage1() },
+    ...(paths.deep && {
+      deep: { name: 'GET /resources?limit=20 (cursor, 90,000 deep)', service: { paths: [paths.deep.service], headers }, floor: { paths: [paths.deep.floor] } },
+    }),
     post: { name: 'POST /resources', service: createOne(headers), floor: createOne() },
   };
   const tables: Row[][] = [];
   for (const kind of kinds) {
-    const { name, service, floor: floorLoad } = loads[kind];
+    const load = loads[kind];
+    if (!load) throw new Error(`no load for the ${kind} rows`);
+    const { name, service, floor: floorLoad } = load;
     // An access token lasts 15 minutes, less than all the kinds' rounds.
     await logIn();
     const [current, twin, compared, floor] = await measureRounds([
