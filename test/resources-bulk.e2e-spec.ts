@@ -58,6 +58,9 @@ describe('resources: bulk create and bulk update', () => {
       ['an unknown field in an item', { resources: [{ name: 'ok', colour: 'red' }] }, ['resources[0].colour']],
       ['a read-only field in an item', { resources: [{ name: 'ok', id: 'res_x' }] }, ['resources[0].id']],
       ['an unknown field beside resources', { resources: [{ name: 'ok' }], dry_run: true }, ['dry_run']],
+      ['an item that is a list of items', { resources: [{ name: 'ok' }, [{ name: 'ok' }]] }, ['resources']],
+      ['an item that is null', { resources: [null, { name: 'ok' }] }, ['resources[0]']],
+      ['an item that is text', { resources: [{ name: 'ok' }, 'nope'] }, ['resources[1]']],
     ])('refuses %s, writing nothing', async (_case, body, fields) => {
       const before = await counts(owner.id);
       const res = await t.http.post('/v2/resources/bulk').set(bearer(owner)).send(body);

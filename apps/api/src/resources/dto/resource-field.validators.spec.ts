@@ -73,10 +73,11 @@ describe('resource field rules (docs/api.md#resource-fields)', () => {
     expect(metadataProblem(null, { nullable: true })).toBeNull();
   });
 
-  it('bulk lists: 1-100 items', () => {
+  it('bulk lists: 1-100 items, none of them a list', () => {
     expect(bulkListProblem([1], 100, 'resources')).toBeNull();
     expect(bulkListProblem([], 100, 'resources')).not.toBeNull();
     expect(bulkListProblem(new Array(101).fill(1), 100, 'resources')).toMatch(/at most 100/);
     expect(bulkListProblem('x', 100, 'resources')).not.toBeNull();
+    expect(bulkListProblem([{ name: 'a' }, [{ name: 'a' }]], 100, 'resources')).toBe('must list resources as objects; item 1 is an array');
   });
 });

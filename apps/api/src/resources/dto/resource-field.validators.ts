@@ -120,6 +120,9 @@ export function organizationIdProblem(value: unknown): Problem {
 export function bulkListProblem(value: unknown, max: number, what: string): Problem {
   if (!Array.isArray(value) || value.length === 0) return `must be an array of 1-${max} ${what}`;
   if (value.length > max) return `must have at most ${max} ${what}; send more in further requests`;
+  // class-validator reads a list inside the list as more items, where the service reads one.
+  const listAt = value.findIndex((item) => Array.isArray(item));
+  if (listAt !== -1) return `must list ${what} as objects; item ${listAt} is an array`;
   return null;
 }
 
