@@ -59,25 +59,14 @@ export class AppValidationPipe implements PipeTransform {
   private readonly bodyValidation = validationWith(BODY_WORDING);
   /** The ValidationPipe of each DTO that words its refusals itself. */
   private readonly wordedValidations = new WeakMap<object, ValidationPipe>();
-  /** Each DTO's rule check, null for a DTO only class-validator can check. */
-  private readonly ruleChecks = new WeakMap<object, DtoRuleCheck | null>();
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const dto = metadata.metatype;
     if (!isValidatedParameter(metadata.type, dto) || (dto === String && typeof value === 'string')) {
       return value;
     }
-    const accepted = dto === undefined ? undefined : this.ruleCheckOf(dto)?.accept(value);
+    const accepted = dto === undefined ? undefined : DtoRuleCheck.of(dto)?.accept(value);
     return accepted ?? this.validationFor(dto).transform(value, metadata);
-  }
-
-  private ruleCheckOf(dto: NonNullable<ArgumentMetadata['metatype']>): DtoRuleCheck | null {
-    let check = this.ruleChecks.get(dto);
-    if (check === undefined) {
-      check = DtoRuleCheck.read(dto);
-      this.ruleChecks.set(dto, check);
-    }
-    return check;
   }
 
   private validationFor(dto: ArgumentMetadata['metatype']): ValidationPipe {

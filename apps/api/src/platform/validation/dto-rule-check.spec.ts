@@ -72,6 +72,9 @@ const FIELD_VALUES: unknown[] = [
   'http://localhost/hook', 'resource.created', 'a@example.com', 'correct horse battery staple', 'admin', 'member',
   '2026-01-01T00:00:00Z', 'x'.repeat(300), 1, 20, 0, -1, 2.5, 1e20, true, false, null, [], ['a'], ['20', '30'],
   ['bench', 'blue'], ['resource.created', 'resource.deleted'], {}, { source: 'bench', n: 1 }, { nested: { deep: [1] } },
+  // Lists of bodies, for the DTOs that nest one (a bulk create): valid, one item invalid, one with an undeclared field.
+  [{ name: 'Report' }, { name: 'Draft', tags: ['blue'] }], [{ name: 'Report' }, { name: '' }], [{ name: 'Report', undeclared: 1 }],
+  [null], [[{ name: 'Report' }]],
 ];
 
 function sampleOf(properties: string[], random: () => number): Record<string, unknown> {
@@ -90,6 +93,7 @@ const KNOWN_VALID: Record<string, unknown>[] = [
   { page: '2', per_page: '50', 'filter[organization_id]': ORG_ID },
   { name: 'Benchmark resource 1', description: 'Created by the benchmark', type: 'standard', metadata: { source: 'bench', n: 1 }, tags: ['bench'] },
   { name: '  Report  ', organization_id: null },
+  { resources: [{ name: 'Benchmark resource 1', description: 'Created by the benchmark', type: 'standard', metadata: { source: 'bench', n: 1 }, tags: ['bench'] }, { name: 'Report' }] },
 ];
 
 describe('DtoRuleCheck', () => {
@@ -156,7 +160,7 @@ describe('DtoRuleCheck', () => {
     expect(check?.accept(null)).toBeUndefined();
   });
 
-  it('reads no DTO whose rules class-validator must run: nested, grouped, async or ruleless', () => {
+  it('checks a nested DTO, or each item of a list of them, by its own rules, as ValidationPipe does', async () => {
     class Item {
       @IsString()
       name!: string;
@@ -164,8 +168,45 @@ describe('DtoRuleCheck', () => {
     class Nested {
       @ValidateNested()
       @Type(() => Item)
-      item!: Item;
+      item?: Item;
     }
+    class Listed {
+      @ValidateNested({ each: true })
+      @Type(() => Item)
+      items!: Item[];
+    }
+    class Untyped {
+      @ValidateNested()
+      item!: object;
+    }
+    const accepted: Array<[Dto, unknown]> = [
+      [Nested, { item: { name: 'a' } }],
+      [Nested, {}],
+      [Listed, { items: [{ name: 'a' }, { name: 'b' }] }],
+      [Listed, { items: [] }],
+    ];
+    const refused: Array<[Dto, unknown]> = [
+      [Nested, { item: { name: 7 } }],
+      [Nested, { item: { name: 'a', extra: 1 } }],
+      [Nested, { item: 'a' }],
+      [Nested, { item: null }],
+      [Listed, { items: [{ name: 'a' }, { name: 1 }] }],
+      [Listed, { items: [{ name: 'a' }, null] }],
+      [Untyped, { item: { name: 'a' } }],
+    ];
+    for (const [dto, value] of accepted) {
+      const answer = DtoRuleCheck.read(dto)?.accept(copyOf(value));
+      expect(answer).toBeDefined();
+      expect(answer).toStrictEqual(await referenceAnswer(dto, value));
+    }
+    expect((DtoRuleCheck.read(Listed)?.accept({ items: [{ name: 'a' }] }) as Listed).items[0]).toBeInstanceOf(Item);
+    for (const [dto, value] of refused) {
+      expect(await referenceAnswer(dto, value)).toBe('refused');
+      expect(DtoRuleCheck.read(dto)?.accept(copyOf(value))).toBeUndefined();
+    }
+  });
+
+  it('reads no DTO whose rules class-validator must run: grouped, async or ruleless', () => {
     class Grouped {
       @IsString({ groups: ['create'] })
       name!: string;
@@ -183,7 +224,7 @@ describe('DtoRuleCheck', () => {
     class Ruleless {
       name?: string;
     }
-    for (const dto of [Nested, Grouped, Remote, Ruleless]) expect(DtoRuleCheck.read(dto)).toBeNull();
+    for (const dto of [Grouped, Remote, Ruleless]) expect(DtoRuleCheck.read(dto)).toBeNull();
   });
 
   it('leaves a rule that answers with a promise to ValidationPipe', () => {

@@ -16,14 +16,17 @@ interface PropertyRules {
   /** `@IsOptional`, `@ValidateIf`: the property is checked only when every condition holds. */
   conditions: Condition[];
   rules: PropertyRule[];
+  /** `@ValidateNested`: the value, or each item of it, is a DTO instance checked by its own rules. */
+  nested: boolean;
 }
 
-/** The kinds of rule the check reads; any other (nested DTOs, promises) leaves the DTO to class-validator. */
+/** The kinds of rule the check reads; any other (promises) leaves the DTO to class-validator. */
 const RULE_KINDS_READ = new Set<string>([
   ValidationTypes.CUSTOM_VALIDATION,
   ValidationTypes.IS_DEFINED,
   ValidationTypes.CONDITIONAL_VALIDATION,
   ValidationTypes.WHITELIST,
+  ValidationTypes.NESTED_VALIDATION,
 ]);
 
 /** Keys ValidationPipe deletes from every object of a value before reading it. */
@@ -82,10 +85,14 @@ function isPlainData(value: unknown, depth: number): boolean {
  * walking every validated class of the application (about 80 µs of a list request); this
  * answers a valid value with the instance ValidationPipe would give, at the cost of the rules
  * alone. It only ever accepts: a value it does not accept goes to ValidationPipe, which refuses
- * it in its own words or accepts it after all. DTOs with nested, promised, grouped or async rules
- * are left to ValidationPipe whole.
+ * it in its own words or accepts it after all. A nested DTO (`@ValidateNested`, the items of a
+ * bulk body) is checked by its own class's rules, as class-validator checks it; DTOs with
+ * promised, grouped or async rules are left to ValidationPipe whole.
  */
 export class DtoRuleCheck {
+  /** Each class's check once read (null: only class-validator can check it), for `of`. */
+  private static readonly checks = new WeakMap<object, DtoRuleCheck | null>();
+
   private readonly declared: ReadonlySet<string>;
   private readonly emptyIsNew: boolean;
 
@@ -97,7 +104,19 @@ export class DtoRuleCheck {
     this.emptyIsNew = instantiatesAsNew(dto);
   }
 
-  /** The check of a DTO, or null when a rule of it needs class-validator itself. */
+  /** The check of a DTO, read at its first use; null when a rule of it needs class-validator itself. */
+  static of(dto: new () => object): DtoRuleCheck | null {
+    let check = DtoRuleCheck.checks.get(dto);
+    if (check === undefined) {
+      // A DTO nesting itself meets null while it is read, and leaves such values to the pipe.
+      DtoRuleCheck.checks.set(dto, null);
+      check = DtoRuleCheck.read(dto);
+      DtoRuleCheck.checks.set(dto, check);
+    }
+    return check;
+  }
+
+  /** The check of a DTO, read now; null when a rule of it needs class-validator itself. */
   static read(dto: new () => object): DtoRuleCheck | null {
     const storage = getMetadataStorage();
     // The arguments class-validator's executor passes without groups, `always` or a schema.
@@ -109,11 +128,13 @@ export class DtoRuleCheck {
       if (!RULE_KINDS_READ.has(metadata.type) || (metadata.groups?.length ?? 0) > 0) return null;
       let entry = byProperty.get(metadata.propertyName);
       if (entry === undefined) {
-        entry = { property: metadata.propertyName, conditions: [], rules: [] };
+        entry = { property: metadata.propertyName, conditions: [], rules: [], nested: false };
         byProperty.set(metadata.propertyName, entry);
       }
       if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
         entry.conditions.push(metadata.constraints[0] as Condition);
+      } else if (metadata.type === ValidationTypes.NESTED_VALIDATION) {
+        entry.nested = true;
       } else if (metadata.type !== ValidationTypes.WHITELIST) {
         for (const constraint of storage.getTargetValidatorConstraints(metadata.constraintCls)) {
           if (constraint.async) return null;
@@ -131,14 +152,35 @@ export class DtoRuleCheck {
   accept(value: unknown): object | undefined {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || !isPlainData(value, 0)) return undefined;
     const instance = this.emptyIsNew && isEmptyObject(value) ? new this.dto() : plainToInstance(this.dto, value);
-    for (const key of Object.keys(instance)) if (!this.declared.has(key)) return undefined;
+    return this.holdsFor(instance) ? instance : undefined;
+  }
+
+  /** Whether an instance, as class-transformer made it, declares every key it has and passes every rule. */
+  private holdsFor(instance: object): boolean {
+    for (const key of Object.keys(instance)) if (!this.declared.has(key)) return false;
     const fields = instance as Record<string, unknown>;
-    for (const { property, conditions, rules } of this.properties) {
+    for (const { property, conditions, rules, nested } of this.properties) {
       const field = fields[property];
       if (!conditions.every((condition) => condition(instance, field))) continue;
-      for (const rule of rules) if (!this.passes(rule, instance, property, field)) return undefined;
+      for (const rule of rules) if (!this.passes(rule, instance, property, field)) return false;
+      // class-validator passes over a nested value that is not there, as over an optional one.
+      if (nested && field !== undefined && !DtoRuleCheck.nestedHold(field)) return false;
     }
-    return instance;
+    return true;
+  }
+
+  /**
+   * Whether a `@ValidateNested` value passes: a DTO instance, or an array of them, each passing
+   * its own class's rules. Anything else (null, a primitive, a Set, an array in an array, a class
+   * without readable rules) is left to class-validator, whose refusals it words.
+   */
+  private static nestedHold(field: unknown): boolean {
+    const items: unknown[] = Array.isArray(field) ? field : [field];
+    return items.every((item) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) return false;
+      const check = DtoRuleCheck.of(item.constructor as new () => object);
+      return check !== null && check.holdsFor(item);
+    });
   }
 
   private passes(rule: PropertyRule, object: object, property: string, field: unknown): boolean {
