@@ -63,10 +63,10 @@ const PORTS = {
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
 /**
  * The row kinds the comparison measures, in this order whatever `BENCH_COMPARE_ROWS` (a comma list,
- * all four by default) names: by id, cursor page 1, a cursor 90,000 deep, and the POST row last, so
- * that the reads never see the rows it writes.
+ * all five by default) names: by id, cursor page 1, a cursor 90,000 deep, then the writes (the POST
+ * row, a bulk create of 100), so that the reads never see the rows they write.
  */
-const COMPARED_ROW_KINDS = ['by-id', 'list', 'deep', 'post'] as const;
+const COMPARED_ROW_KINDS = ['by-id', 'list', 'deep', 'post', 'bulk'] as const;
 type ComparedRowKind = (typeof COMPARED_ROW_KINDS)[number];
 const isComparedRowKind = (name: string): name is ComparedRowKind => (COMPARED_ROW_KINDS as readonly string[]).includes(name);
 
@@ -274,8 +274,11 @@ const resourceBody = (n: number) => ({
   tags: ['bench'],
 });
 
-/** The list's cursor page 1 and the single create, as the scenarios and the build comparison both send them. */
+/** The list's cursor page 1 and the creates, as the scenarios and the build comparison both send them. */
 const listPage1 = (headers?: Record<string, string>): Load => ({ paths: ['/v2/resources?limit=20'], headers });
+const BULK_BODY = JSON.stringify({ resources: Array.from({ length: 100 }, (_, n) => resourceBody(n)) });
+/** A bulk create of 100, through 2 connections. */
+const createHundred = (headers?: Record<string, string>): Load => ({ method: 'POST', paths: ['/v2/resources/bulk'], body: BULK_BODY, headers, connections: 2 });
 const createOne = (headers?: Record<string, string>): Load => ({
   method: 'POST',
   paths: ['/v2/resources'],
@@ -430,7 +433,6 @@ async function main(): Promise<void> {
     }
     const deep = await deepCursorPaths(db, ownerId, jwt);
 
-    const bulkBody = JSON.stringify({ resources: Array.from({ length: 100 }, (_, n) => resourceBody(n)) });
     const floorTarget = (service: Summary, floor?: Summary): [string, boolean] => [
       `>= ${READ_FLOOR_SHARE * 100}% of floor req/s`,
       floor !== undefined && service.rps >= READ_FLOOR_SHARE * floor.rps,
@@ -490,9 +492,9 @@ async function main(): Promise<void> {
       },
       {
         name: 'POST /resources/bulk (100 items, 2 connections)',
-        service: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, headers: jwt, connections: 2 },
-        floor: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, connections: 2 },
-        baseline: { method: 'POST', paths: ['/v2/resources/bulk'], body: bulkBody, connections: 2 },
+        service: createHundred(jwt),
+        floor: createHundred(),
+        baseline: createHundred(),
         target: (s) => ['p99 < 30 ms', s.p99 < 30],
         floorRow: {
           name: 'POST /resources/bulk (100 items, 2 connections), service / floor',
@@ -814,6 +816,7 @@ async function buildComparison(
       deep: { name: 'GET /resources?limit=20 (cursor, 90,000 deep)', service: { paths: [paths.deep.service], headers }, floor: { paths: [paths.deep.floor] } },
     }),
     post: { name: 'POST /resources', service: createOne(headers), floor: createOne() },
+    bulk: { name: 'POST /resources/bulk (100 items, 2 connections)', service: createHundred(headers), floor: createHundred() },
   };
   const tables: Row[][] = [];
   for (const kind of kinds) {

@@ -10,8 +10,8 @@
 # without one Redis script call per read), members (the API scenario's rows of a member of three
 # organizations alone, beside the floor reading as that member). With BENCH_COMPARE_DIST=<another build's dist> the api
 # scenario only compares this build with that one, beside an A/A row (a second process of this build)
-# and the floor: a read by id, cursor page 1 of the list, a page 90,000 rows deep and a single POST, one table each
-# (BENCH_COMPARE_ROWS=by-id,list,deep,post picks some); the delivery scenario runs that build's workers as a
+# and the floor: a read by id, cursor page 1 of the list, a page 90,000 rows deep, a single POST and a bulk create, one table each
+# (BENCH_COMPARE_ROWS=by-id,list,deep,post,bulk picks some); the delivery scenario runs that build's workers as a
 # third sender beside this build's and the bare sender.
 set -euo pipefail
 cd "$(dirname "$0")/.."
