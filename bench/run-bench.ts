@@ -260,7 +260,7 @@ async function baselineCursor(db: Client, ownerId: string, depth: number): Promi
   return Buffer.from(JSON.stringify([rows[0].created_at, rows[0].id])).toString('base64url');
 }
 
-/** Page 21 of the listing 90,000 rows deep: the service's path with its signed cursor, and the bare servers' with theirs. */
+/** The page of 20 after the listing's first 90,000 rows: the service's path with its signed cursor, and the bare servers' with theirs. */
 async function deepCursorPaths(db: Client, ownerId: string, headers: Record<string, string>): Promise<{ service: string; floor: string }> {
   const [service, floor] = await Promise.all([deepCursor(PORTS.api, headers, 90_000), baselineCursor(db, ownerId, 90_000)]);
   return { service: `/v2/resources?limit=20&cursor=${service}`, floor: `/v2/resources?limit=20&cursor=${floor}` };
@@ -806,9 +806,9 @@ async function buildComparison(
     const cpu = ours.cpu && theirs.cpu ? `, CPU per request ${signed(ours.cpu.main, theirs.cpu.main)} main thread, ${signed(ours.cpu.all, theirs.cpu.all)} all threads` : '';
     return `${signed(ours.rps, theirs.rps)} req/s${cpu}`;
   };
-  // The creates of the POST row all go to one table, so each later request meets a larger one: the
-  // two builds, the twin and the floor write in the same alternating rounds, each round starting one
-  // target later, so they meet the same growth; and the kinds that read are measured before it.
+  // The creates of the POST and bulk rows all go to one table, so each later request meets a larger
+  // one: the two builds, the twin and the floor write in the same alternating rounds, each round
+  // starting one target later, so they meet the same growth; and the kinds that read come first.
   const loads: Partial<Record<ComparedRowKind, { name: string; service: Load; floor: Load }>> = {
     'by-id': { name: 'GET /resources/{id}', service: { paths: paths.byId, headers }, floor: { paths: paths.byId } },
     list: { name: 'GET /resources?limit=20 (cursor, page 1)', service: listPage1(headers), floor: listPage1() },
