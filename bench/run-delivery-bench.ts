@@ -530,8 +530,8 @@ async function main(): Promise<void> {
     const setups: [NodeJS.ProcessEnv, string][] = [
       [serviceEnv, '/service-'],
       [bareEnv, '/bare-'],
-      ...(COMPARED_DIST === undefined ? [] : ([[comparedEnv, '/compared-']] as [NodeJS.ProcessEnv, string][])),
     ];
+    if (COMPARED_DIST !== undefined) setups.push([comparedEnv, '/compared-']);
     for (const [env, pathPrefix] of setups) {
       const api = await startBuiltApi(env);
       try {
