@@ -5,6 +5,10 @@ import { Test } from '@nestjs/testing';
 import { SkipThrottle } from '@nestjs/throttler';
 import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import OAuth2Server from '@node-oauth/oauth2-server';
+import { isDeepStrictEqual } from 'node:util';
+import { plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
+import { defaultOptions } from 'class-transformer/cjs/constants/default-options.constant';
+import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import RefreshTokenGrantType from '@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type';
 import express, { NextFunction, Request, Response } from 'express';
 import request from 'supertest';
@@ -221,5 +225,18 @@ describe('@node-oauth/oauth2-server', () => {
     });
     await server.token(tokenRequest, new OAuth2Server.Response()).catch(() => undefined);
     relianceHolds('extendedGrantTypes.refresh_token is used instead of the built-in refresh grant', handled.length === 1);
+  });
+});
+
+describe('class-transformer', () => {
+  it("keeps decorators' metadata in cjs/storage and gives transforms cjs/constants' default options (dto-instantiation.ts)", () => {
+    class Probe {
+      @Type(() => Date)
+      @Transform(({ options }: TransformFnParams) => options)
+      at: unknown;
+    }
+    const type = defaultMetadataStorage.findTypeMetadata(Probe, 'at');
+    relianceHolds("decorators write to cjs/storage's defaultMetadataStorage", type?.typeFunction() === Date);
+    relianceHolds("plainToInstance gives each transform cjs/constants' defaultOptions", isDeepStrictEqual(plainToInstance(Probe, { at: 1 }).at, defaultOptions));
   });
 });

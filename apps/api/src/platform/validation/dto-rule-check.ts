@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationArguments, ValidationTypes, ValidatorConstraintInterface, getMetadataStorage } from 'class-validator';
+import { DtoInstantiation } from './dto-instantiation';
 
 type Condition = (object: object, value: unknown) => boolean;
 
@@ -95,6 +96,7 @@ export class DtoRuleCheck {
 
   private readonly declared: ReadonlySet<string>;
   private readonly emptyIsNew: boolean;
+  private readonly instantiation: DtoInstantiation | null;
 
   private constructor(
     private readonly dto: new () => object,
@@ -102,6 +104,7 @@ export class DtoRuleCheck {
   ) {
     this.declared = new Set(properties.map((entry) => entry.property));
     this.emptyIsNew = instantiatesAsNew(dto);
+    this.instantiation = DtoInstantiation.of(dto);
   }
 
   /** The check of a DTO, read at its first use; null when a rule of it needs class-validator itself. */
@@ -151,8 +154,13 @@ export class DtoRuleCheck {
    */
   accept(value: unknown): object | undefined {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || !isPlainData(value, 0)) return undefined;
-    const instance = this.emptyIsNew && isEmptyObject(value) ? new this.dto() : plainToInstance(this.dto, value);
+    const instance = this.emptyIsNew && isEmptyObject(value) ? new this.dto() : this.instanceOf(value);
     return this.holdsFor(instance) ? instance : undefined;
+  }
+
+  /** class-transformer's instance of a plain object, made from the DTO's metadata read once where it can be. */
+  private instanceOf(value: object): object {
+    return this.instantiation?.instantiate(value) ?? plainToInstance(this.dto, value);
   }
 
   /** Whether an instance, as class-transformer made it, declares every key it has and passes every rule. */
