@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Controller, Get, MiddlewareConsumer, Module, NestModule, Post, Put, Query } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -5,11 +6,10 @@ import { Test } from '@nestjs/testing';
 import { SkipThrottle } from '@nestjs/throttler';
 import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import OAuth2Server from '@node-oauth/oauth2-server';
-import { isDeepStrictEqual } from 'node:util';
+import RefreshTokenGrantType from '@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type';
 import { plainToInstance, Transform, TransformFnParams, Type } from 'class-transformer';
 import { defaultOptions } from 'class-transformer/cjs/constants/default-options.constant';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
-import RefreshTokenGrantType from '@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type';
 import express, { NextFunction, Request, Response } from 'express';
 import request from 'supertest';
 import { captureSends } from './idempotency/send-capture';
