@@ -154,13 +154,18 @@ export class DtoRuleCheck {
    */
   accept(value: unknown): object | undefined {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || !isPlainData(value, 0)) return undefined;
-    const instance = this.emptyIsNew && isEmptyObject(value) ? new this.dto() : this.instanceOf(value);
+    const instance = this.instanceOf(value);
     return this.holdsFor(instance) ? instance : undefined;
   }
 
-  /** class-transformer's instance of a plain object, made from the DTO's metadata read once where it can be. */
+  /**
+   * class-transformer's instance of a plain object: made from the DTO's metadata read once where
+   * it can be; else `new dto()` for an empty value when that is the same, or plainToInstance.
+   */
   private instanceOf(value: object): object {
-    return this.instantiation?.instantiate(value) ?? plainToInstance(this.dto, value);
+    const made = this.instantiation?.instantiate(value);
+    if (made !== undefined) return made;
+    return this.emptyIsNew && isEmptyObject(value) ? new this.dto() : plainToInstance(this.dto, value);
   }
 
   /** Whether an instance, as class-transformer made it, declares every key it has and passes every rule. */
