@@ -4,6 +4,7 @@ import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { EventCommitListener } from './event-commit-listener';
 import { EventOutbox } from './event-outbox';
+import { usePlainRowTemplate } from './pg-row-template';
 import { RedisModule } from './redis/redis.module';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { Sql } from './sql';
@@ -21,7 +22,10 @@ const REPOSITORIES = [WorkerHeartbeatRepository];
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => dataSourceOptions(config),
+      useFactory: (config: AppConfig) => {
+        usePlainRowTemplate();
+        return dataSourceOptions(config);
+      },
     }),
     RedisModule,
   ],

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
-import { Client, Pool, PoolClient } from 'pg';
+import { Client, Pool, PoolClient, Result } from 'pg';
+import type { FieldDef } from 'pg';
 import { DataSource } from 'typeorm';
 import type { BeforeQueryEvent, EntitySubscriberInterface, QueryResult } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
+import { usePlainRowTemplate } from './pg-row-template';
 import { Sql } from './sql';
 
 /**
@@ -133,6 +135,34 @@ describe('pg', () => {
       relianceHolds('an answered statement leaves `_activeQuery`', internals._activeQuery == null);
       relianceHolds("a client's `connection.stream` is its socket", internals.connection.stream instanceof Socket);
     } finally {
+      await client.end();
+    }
+  });
+
+  it("makes every row of a result from the empty row `addFields` leaves in `_prebuiltEmptyResultObject` (pg-row-template.ts)", async () => {
+    usePlainRowTemplate();
+    const methods = Result.prototype as unknown as { addFields: (this: { _prebuiltEmptyResultObject: object }, fields: FieldDef[]) => void };
+    const plainAddFields = methods.addFields;
+    methods.addFields = function markedAddFields(fields) {
+      plainAddFields.call(this, fields);
+      this._prebuiltEmptyResultObject = { ...this._prebuiltEmptyResultObject, template_marker: null };
+    };
+    const client = new Client({ connectionString: loadConfig().DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<Record<string, unknown>>(`SELECT 1 AS n, 'x' AS "__proto__", '{"a":[1]}'::jsonb AS doc`);
+      relianceHolds('a result calls addFields with its RowDescription and copies its empty row into each row', rows.length === 1 && 'template_marker' in rows[0]);
+      methods.addFields = plainAddFields;
+      const plain = (await client.query<Record<string, unknown>>(`SELECT 1 AS n, 'x' AS "__proto__", '{"a":[1]}'::jsonb AS doc`)).rows[0];
+      expect(Object.keys(plain)).toEqual(['n', '__proto__', 'doc']);
+      expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(plain, '__proto__')?.value).toBe('x');
+      expect(plain).toMatchObject({ n: 1, doc: { a: [1] } });
+      const empty = await client.query('SELECT 1 AS n WHERE false');
+      expect(empty.rows).toEqual([]);
+      expect(empty.fields.map((description) => description.name)).toEqual(['n']);
+    } finally {
+      methods.addFields = plainAddFields;
       await client.end();
     }
   });
