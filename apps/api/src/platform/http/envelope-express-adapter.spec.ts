@@ -1,6 +1,9 @@
 import { CanActivate, Controller, ExecutionContext, Get, Header, HttpCode, INestApplication, Module, Post, Res, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { Response } from 'express';
+import type { Server } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express, Response } from 'express';
 import request from 'supertest';
 import { Paginated } from '@app/common';
 import { answerNotModified } from '../conditional/not-modified';
@@ -131,5 +134,40 @@ describe('EnvelopeExpressAdapter', () => {
     const nothing = await request(app.getHttpServer()).get('/nothing');
     expect(nothing.status).toBe(200);
     expect(nothing.text).toBe('');
+  });
+});
+
+describe("EnvelopeExpressAdapter's HTTP server", () => {
+  /** The prototypes of the request and response a listening app's server makes, before Express sees them, and the app's answer. */
+  async function prototypesMadeBy(options: { forceCloseConnections?: boolean }) {
+    const app = await NestFactory.create(ProbeModule, new EnvelopeExpressAdapter(), { logger: false, ...options });
+    try {
+      await app.listen(0, '127.0.0.1');
+      const server = app.getHttpServer() as Server;
+      const made: Array<[object | null, object | null]> = [];
+      server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+        made.push([Object.getPrototypeOf(req) as object | null, Object.getPrototypeOf(res) as object | null]);
+      });
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/record`);
+      const express = app.getHttpAdapter().getInstance<Express>();
+      return { made, express, status: answer.status, body: (await answer.json()) as unknown };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it("makes each request and response with Express's own prototypes, so that Express has none to change", async () => {
+    const { made, express, status, body } = await prototypesMadeBy({});
+    expect(made).toHaveLength(1);
+    expect(made[0][0]).toBe(express.request);
+    expect(made[0][1]).toBe(express.response);
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: RECORD });
+  });
+
+  it("leaves the server to Nest's adapter where it tracks connections to close them", async () => {
+    const { made, status } = await prototypesMadeBy({ forceCloseConnections: true });
+    expect(made).toEqual([[IncomingMessage.prototype, ServerResponse.prototype]]);
+    expect(status).toBe(200);
   });
 });
