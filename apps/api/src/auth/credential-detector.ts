@@ -1,8 +1,6 @@
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { alternatives, authorizationHeader, bearerToken, CredentialCarrier, CredentialStrategy } from './credential';
+import { alternatives, authorizationHeader, bearerToken, bearerTokenOf, CredentialCarrier, CredentialStrategy } from './credential';
 import type { RouteAccess } from './route-access';
-
-const BEARER = /^Bearer\s+\S+$/i;
 
 /** What the 401 says for an Authorization scheme no credential speaks of. */
 const UNKNOWN_SCHEME = 'The Authorization header must be "Bearer <token>".';
@@ -16,7 +14,7 @@ const UNKNOWN_SCHEME = 'The Authorization header must be "Bearer <token>".';
  */
 export function refuseRemovedMethods(req: CredentialCarrier, route: RouteAccess, strategies: readonly CredentialStrategy[]): void {
   const authorization = authorizationHeader(req);
-  if (authorization !== undefined && !BEARER.test(authorization)) {
+  if (authorization !== undefined && bearerTokenOf(authorization) === undefined) {
     const scheme = authorization.split(/\s+/, 1)[0].toLowerCase();
     if (!(scheme === 'basic' && route.acceptsClientBasic)) throw new AuthenticationRequiredError(schemeRefusal(scheme, strategies));
   }
@@ -38,8 +36,7 @@ function schemeRefusal(scheme: string, strategies: readonly CredentialStrategy[]
 }
 
 /** Refuses a bearer token that is a credential which does not go there (401, naming where it belongs). */
-function refuseMisplacedCredentials(req: CredentialCarrier, strategies: readonly CredentialStrategy[]): void {
-  const token = bearerToken(req);
+function refuseMisplacedCredentials(token: string | undefined, strategies: readonly CredentialStrategy[]): void {
   if (token === undefined) return;
   for (const { credential } of strategies) {
     const misplaced = credential.misplacedAsBearer?.(token);
@@ -69,8 +66,9 @@ function bearerClaimant(token: string | undefined, strategies: readonly Credenti
  */
 export function detectCredential(req: CredentialCarrier, route: RouteAccess, strategies: readonly CredentialStrategy[]): CredentialStrategy {
   refuseRemovedMethods(req, route, strategies);
-  refuseMisplacedCredentials(req, strategies);
-  const bearer = bearerClaimant(bearerToken(req), strategies);
+  const token = bearerToken(req);
+  refuseMisplacedCredentials(token, strategies);
+  const bearer = bearerClaimant(token, strategies);
   const presented = strategies.filter((strategy) => {
     const { carriage } = strategy.credential;
     return 'bearerPrefix' in carriage ? strategy === bearer : carriage.isCarriedBy(req);

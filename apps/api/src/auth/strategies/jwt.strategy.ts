@@ -2,15 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { createSecretKey } from 'node:crypto';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
-import { ExtractJwt, Strategy } from 'passport-jwt';
+import { Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
 import { ALL_SCOPES, AuthenticationRequiredError } from '@app/common';
-import { AuthenticatesCredential, CredentialStrategy, ProvenCredential } from '../credential';
+import { AuthenticatesCredential, bearerToken, CredentialStrategy, ProvenCredential } from '../credential';
 import { JWT_ALGORITHM, JWT_ISSUER, jwtAudience, TokenClaims } from '../token.service';
 import { JWT_CREDENTIAL } from './jwt.credential';
 import { VerifiedJwtCache } from './verified-jwt.cache';
 
-const tokenOf = ExtractJwt.fromAuthHeaderAsBearerToken();
+/** The token of `Authorization: Bearer <token>`, read as the credential's detection read it. */
+const tokenOf = (req: Request): string | null => bearerToken(req) ?? null;
 
 /**
  * `Authorization: Bearer <access token>`: signature, algorithm, audience and kind. A token
