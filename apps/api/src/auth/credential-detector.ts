@@ -1,5 +1,5 @@
 import { AuthenticationRequiredError, InvalidRequestError } from '@app/common';
-import { alternatives, authorizationHeader, bearerToken, bearerTokenOf, CredentialCarrier, CredentialStrategy } from './credential';
+import { alternatives, authorizationHeader, bearerToken, CredentialCarrier, CredentialStrategy } from './credential';
 import type { RouteAccess } from './route-access';
 
 /** What the 401 says for an Authorization scheme no credential speaks of. */
@@ -14,7 +14,7 @@ const UNKNOWN_SCHEME = 'The Authorization header must be "Bearer <token>".';
  */
 export function refuseRemovedMethods(req: CredentialCarrier, route: RouteAccess, strategies: readonly CredentialStrategy[]): void {
   const authorization = authorizationHeader(req);
-  if (authorization !== undefined && bearerTokenOf(authorization) === undefined) {
+  if (authorization !== undefined && bearerToken(req) === undefined) {
     const scheme = authorization.split(/\s+/, 1)[0].toLowerCase();
     if (!(scheme === 'basic' && route.acceptsClientBasic)) throw new AuthenticationRequiredError(schemeRefusal(scheme, strategies));
   }

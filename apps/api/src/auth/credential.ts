@@ -2,6 +2,7 @@ import { DiscoveryService } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Strategy } from 'passport';
 import type { AuthContext, CredentialKind } from '@app/common';
+import { requestStateOf } from '../platform/request/request-state';
 import type { RouteAccess } from './route-access';
 
 /** The parts of a request that can carry a credential. */
@@ -83,48 +84,25 @@ export function authorizationHeader(req: CredentialCarrier): string | undefined 
   return (Array.isArray(value) ? value.join(', ') : value)?.trim();
 }
 
-const BEARER_SCHEME = 'bearer';
+const BEARER = /^Bearer\s+(\S+)$/i;
 
-/** ECMAScript's white space and line terminators: what `\s` matches. */
-function isWhiteSpace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+/** The token of an Authorization value `Bearer <token>`, or undefined. */
+export function bearerTokenOf(authorization: string): string | undefined {
+  return BEARER.exec(authorization)?.[1];
 }
 
 /**
- * The token of an Authorization value `Bearer <token>` (the scheme in any case, then white
- * space, then a token without any), or undefined: what `/^Bearer\s+(\S+)$/i` matches, read
- * character by character. A JWT is a few hundred characters, and the expression, run several
- * times on each request, cost more than the rest of the credential's detection.
+ * The token of `Authorization: Bearer <token>`, when that is what the request sends: read once
+ * per request (a JWT is a few hundred characters, and the detection, the refusal of other schemes
+ * and the JWT strategy each ask).
  */
-export function bearerTokenOf(authorization: string): string | undefined {
-  if (authorization.length <= BEARER_SCHEME.length + 1 || authorization.slice(0, BEARER_SCHEME.length).toLowerCase() !== BEARER_SCHEME) {
-    return undefined;
-  }
-  let start = BEARER_SCHEME.length;
-  while (start < authorization.length && isWhiteSpace(authorization.charCodeAt(start))) start++;
-  if (start === BEARER_SCHEME.length || start === authorization.length) return undefined;
-  for (let at = start; at < authorization.length; at++) {
-    if (isWhiteSpace(authorization.charCodeAt(at))) return undefined;
-  }
-  return authorization.slice(start);
-}
-
-/** The token of `Authorization: Bearer <token>`, when that is what the request sends. */
 export function bearerToken(req: CredentialCarrier): string | undefined {
-  const authorization = authorizationHeader(req);
-  return authorization === undefined ? undefined : bearerTokenOf(authorization);
+  const state = requestStateOf(req);
+  if (state.bearerToken === undefined) {
+    const authorization = authorizationHeader(req);
+    state.bearerToken = (authorization === undefined ? undefined : bearerTokenOf(authorization)) ?? null;
+  }
+  return state.bearerToken ?? undefined;
 }
 
 /** "a, b or c" */

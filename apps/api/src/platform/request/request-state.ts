@@ -35,6 +35,8 @@ export class RequestState {
   session: Promise<RequestSession | null> | undefined = undefined;
   /** Who that session signs in on a page, found once: the rate limit asks before the page's own guard does. */
   sessionUser: Promise<SessionUser | null> | undefined = undefined;
+  /** The token of the request's `Authorization: Bearer`, read once whoever asks (`bearerToken`): null for none. */
+  bearerToken: string | null | undefined = undefined;
   /** Whether the Idempotency-Key guard captures the answer where Express sends it (send-capture.ts). */
   capturingSends = false;
 
@@ -47,7 +49,7 @@ export type StatefulRequest = IncomingMessage & { state?: RequestState; id?: str
  * The request's state: the one the request id middleware attached, or, for a request that did not
  * pass it (a unit test's), one attached now.
  */
-export function requestStateOf(req: IncomingMessage): RequestState {
+export function requestStateOf(req: Pick<IncomingMessage, 'headers'>): RequestState {
   const stateful = req as StatefulRequest;
   return (stateful.state ??= new RequestState(stateful.id ?? ''));
 }
