@@ -76,4 +76,18 @@ describe('the plain row template', () => {
     first.extra = true;
     expect(result.parseRow(['b'])).toEqual({ id: 'b' });
   });
+
+  it('makes the rows of results with the same columns apart, and keys each result in its own order', () => {
+    const resultOf = (fields: FieldDef[]): RowMaker => {
+      const result = new Result(undefined as unknown as string, undefined as unknown as typeof types) as RowMaker;
+      result.addFields(fields);
+      return result;
+    };
+    const first = resultOf([field('id', 25), field('n', 23)]).parseRow(['a', '1']);
+    first.id = 'changed';
+    expect(resultOf([field('id', 25), field('n', 23)]).parseRow(['b', '2'])).toEqual({ id: 'b', n: 2 });
+    expect(Object.keys(resultOf([field('n', 23), field('id', 25)]).parseRow(['3', 'c']))).toEqual(['n', 'id']);
+    expect(Object.keys(resultOf([field('id', 25)]).parseRow(['d']))).toEqual(['id']);
+  });
 });
+

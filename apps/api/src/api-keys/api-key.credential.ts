@@ -1,6 +1,8 @@
 import type { CredentialCarrier, CredentialDescriptor } from '../auth/credential';
 
 export const API_KEY_HEADER = 'X-API-Key';
+/** The header's name as Node keys it in `req.headers`, lowercased once: a name made per lookup is hashed again each time. */
+const API_KEY_HEADER_KEY = API_KEY_HEADER.toLowerCase();
 
 /** The shape of this service's API keys (`sk_live_...`, `sk_test_...`), whichever the environment. */
 const API_KEY_SECRET = /^sk_(live|test)_/;
@@ -10,7 +12,7 @@ const FIRST_GENERATION_KEY = 'api_v1_';
 const FIRST_GENERATION_REMOVED = `First-generation API keys (${FIRST_GENERATION_KEY}...) have been removed: create a key with POST /v2/api-keys and send it in ${API_KEY_HEADER}.`;
 
 function headerOf(req: CredentialCarrier): string | undefined {
-  const value = req.headers[API_KEY_HEADER.toLowerCase()];
+  const value = req.headers[API_KEY_HEADER_KEY];
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
