@@ -8,11 +8,12 @@
 # at both ratios), credentials (the API scenario's credential rows alone: a read by id without
 # authentication, with each credential, with and without the rate limit, and the floor with and
 # without one Redis script call per read), members (the API scenario's rows of a member of three
-# organizations alone, beside the floor reading as that member). With BENCH_COMPARE_DIST=<another build's dist> the api
+# organizations alone, beside the floor reading as that member), instructions (a read by id counted in
+# instructions under valgrind's callgrind, which the machine's noise does not move). With BENCH_COMPARE_DIST=<another build's dist> the api
 # scenario only compares this build with that one, beside an A/A row (a second process of this build)
 # and the floor: a read by id, cursor page 1 of the list, a page 90,000 rows deep, a single POST and a bulk create, one table each
 # (BENCH_COMPARE_ROWS=by-id,list,deep,post,bulk picks some); the delivery scenario runs that build's workers as a
-# third sender beside this build's and the bare sender.
+# third sender beside this build's and the bare sender, and the instructions scenario counts that build too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=",${BENCH_SCENARIOS:-api,delivery},"
@@ -28,3 +29,4 @@ if [[ $scenarios == *,delivery,* ]]; then node .bench/dist/bench/run-delivery-be
 if [[ $scenarios == *,soak,* ]]; then node .bench/dist/bench/run-soak-bench.js; fi
 if [[ $scenarios == *,scale,* ]]; then node .bench/dist/bench/run-scale-bench.js; fi
 if [[ $scenarios == *,replicas,* ]]; then node .bench/dist/bench/run-replica-bench.js; fi
+if [[ $scenarios == *,instructions,* ]]; then node .bench/dist/bench/run-instruction-bench.js; fi

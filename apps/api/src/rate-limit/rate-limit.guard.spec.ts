@@ -66,7 +66,7 @@ describe('RateLimitGuard', () => {
   function request(auth?: AuthContext, path = '/v2/users/me') {
     const req = { path, auth, ip: `10.9.${randomBytes(1)[0]}.${randomBytes(1)[0]}`, socket: {} } as unknown as AuthenticatedRequest;
     const headers: Record<string, string> = {};
-    const res = { set: (written: Record<string, string>) => Object.assign(headers, written) };
+    const res = { setHeader: (name: string, value: string) => (headers[name] = value) };
     const contextFor = (handler: keyof Routes = 'limited', controller: typeof Routes = Routes): ExecutionContext =>
       ({
         getHandler: () => Routes.prototype[handler],
@@ -132,10 +132,10 @@ describe('RateLimitGuard', () => {
     expect(revocations.isRevoked(req)).toBe(true);
 
     req.auth = undefined;
-    await rateLimits.countRefused(req, { set: (written: Record<string, string>) => Object.assign(headers, written) } as never);
+    await rateLimits.countRefused(req, { setHeader: (name: string, value: string) => (headers[name] = value) } as never);
     expect(headers).toMatchObject({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'RateLimit-Policy': '"free";q=60;w=60' });
     expect(Number(await redis.get(`ratelimit:ip:${req.ip}`))).toBe(1);
-    await rateLimits.countRefused(req, { set: () => undefined } as never);
+    await rateLimits.countRefused(req, { setHeader: () => undefined } as never);
     expect(Number(await redis.get(`ratelimit:ip:${req.ip}`))).toBe(1);
     expect(await redis.exists(`ratelimit:account:${auth.userId}`)).toBe(0);
   });

@@ -90,7 +90,8 @@ export class RateLimitService implements OnModuleInit {
   /** Writes the headers of a counted request; past the limit throws RateLimitExceededError (429 with Retry-After). */
   answer(req: AuthenticatedRequest, res: Response, quota: RateLimitQuota, window: FixedWindowRecord): void {
     requestStateOf(req).counted = true;
-    res.set(rateLimitHeaders(quota, window));
+    // Node's own setHeader: Express's `res.set` of an object walks it with for-in and lowercases each name twice.
+    for (const [name, value] of Object.entries(rateLimitHeaders(quota, window))) res.setHeader(name, value);
     if (window.isBlocked) throw new RateLimitExceededError(window.timeToBlockExpire);
   }
 

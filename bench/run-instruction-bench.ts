@@ -1,0 +1,184 @@
+/**
+ * The instruction count of a read by id (`BENCH_SCENARIOS=instructions`): the built API under
+ * valgrind's callgrind, which counts the instructions the process executes rather than the time
+ * they take, so that a change of a few percent shows on a shared machine whose A/A noise in CPU
+ * per request is larger. The API serves BENCH_INSTRUCTION_WARM_UP reads by id (15,000: V8 is still
+ * compiling before that) with counting off, then BENCH_INSTRUCTION_READS (3,000) with counting on,
+ * through 4 connections; the count is divided by the reads. V8's optimizing compilers and its
+ * garbage collector are reported apart: when they run depends on timing, and they vary most from
+ * run to run (about 7% on the total). With BENCH_COMPARE_DIST, that build is counted in the same
+ * BENCH_ROUNDS alternating rounds (3). Needs valgrind (`apt-get install -y valgrind`); the API runs
+ * about fifty times slower under it. The database, Redis keys and processes go at the end.
+ */
+import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { Client } from 'pg';
+import { deleteRedisKeys } from '@app/testing/test-environment';
+import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { median } from './process-memory';
+import { seedResources } from './seed-resources';
+
+const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const DATABASE = `rms_bench_${RUN}`;
+const PORT = Number(process.env.BENCH_PORT ?? 3900);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const WARM_UP = Number(process.env.BENCH_INSTRUCTION_WARM_UP ?? 15_000);
+const READS = Number(process.env.BENCH_INSTRUCTION_READS ?? 3_000);
+const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
+/** Functions of V8's compilers (TurboFan, Turboshaft, Maglev, the parser and bytecode generator) and of its garbage collector, by name. */
+const COMPILER = /compiler::|maglev|turboshaft|Compil|Parser|interpreter::|Bytecode/i;
+const COLLECTOR = /heap::|Heap::|Scaveng|MarkCompact|Marking|Sweep|Evacuat/;
+const serviceEnv: NodeJS.ProcessEnv = { ...process.env, ...benchServiceEnv(DATABASE) };
+
+/** Instructions per read: all of them, V8's compilers' and its garbage collector's. */
+interface Count {
+  total: number;
+  compiler: number;
+  collector: number;
+}
+
+async function untilReady(port: number): Promise<void> {
+  // Under valgrind the API takes a minute or two to start.
+  for (let attempt = 0; attempt < 600; attempt++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the API did not come up under valgrind');
+}
+
+async function read(paths: string[], headers: Record<string, string>, amount: number): Promise<void> {
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}`,
+    connections: 4,
+    amount,
+    timeout: 60,
+    headers,
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
+  });
+  if (result.errors > 0) throw new Error(`${result.errors} reads failed`);
+}
+
+/** Sums a callgrind dump's instructions, and those of the functions `pattern` names. */
+function instructionsOf(dump: string): Count {
+  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', dump], { maxBuffer: 1 << 28 }).toString();
+  const count: Count = { total: Number(/^([\d,]+) .*PROGRAM TOTALS/m.exec(annotated)?.[1].replace(/,/g, '') ?? NaN), compiler: 0, collector: 0 };
+  for (const line of annotated.split('\n')) {
+    const match = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const instructions = Number(match[1].replace(/,/g, ''));
+    if (COMPILER.test(match[2])) count.compiler += instructions;
+    else if (COLLECTOR.test(match[2])) count.collector += instructions;
+  }
+  return count;
+}
+
+/** One build's count: its API started under callgrind, warmed up, then counted over READS reads. */
+async function countBuild(dist: string, paths: string[], headers: Record<string, string>): Promise<Count> {
+  const out = mkdtempSync(join(tmpdir(), 'rms-callgrind-'));
+  const log = openSync(join(out, 'api.log'), 'w');
+  const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(out, 'callgrind.out')}`];
+  const api: ChildProcess = spawn('valgrind', [...args, process.execPath, ...API_NODE_FLAGS, join(dist, 'apps/api/src/main.js')], {
+    env: { ...serviceEnv, PORT: String(PORT) },
+    stdio: ['ignore', log, log],
+  });
+  try {
+    await untilReady(PORT);
+    await read(paths, headers, WARM_UP);
+    execFileSync('callgrind_control', ['--instr=on', String(api.pid)], { stdio: 'ignore' });
+    await read(paths, headers, READS);
+    execFileSync('callgrind_control', ['--dump', String(api.pid)], { stdio: 'ignore' });
+    const dump = readdirSync(out).find((name) => /^callgrind\.out\.\d+$/.test(name));
+    if (!dump) throw new Error('callgrind wrote no dump');
+    const count = instructionsOf(join(out, dump));
+    return { total: count.total / READS, compiler: count.compiler / READS, collector: count.collector / READS };
+  } finally {
+    api.kill('SIGKILL');
+    await new Promise((resolve) => api.once('exit', resolve));
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const thousands = (value: number): string => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
+
+function row(name: string, counts: Count[], reference?: number): string {
+  const totals = counts.map((count) => count.total);
+  const total = median(totals);
+  const compiler = median(counts.map((count) => count.compiler));
+  const collector = median(counts.map((count) => count.collector));
+  const rest = median(counts.map((count) => count.total - count.compiler - count.collector));
+  const against = reference === undefined ? '' : ` (${((rest / reference - 1) * 100).toFixed(1)}%)`;
+  return `| ${name} | ${thousands(total)} (${thousands(Math.min(...totals))}-${thousands(Math.max(...totals))}) | ${thousands(compiler)} | ${thousands(collector)} | ${thousands(rest)}${against} |`;
+}
+
+async function main(): Promise<void> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not installed: apt-get install -y valgrind');
+  mkdirSync('.bench', { recursive: true });
+  const prepared = spawnSync(process.execPath, ['dist/apps/api/src/cli.js', 'db:prepare'], { env: serviceEnv, stdio: 'inherit' });
+  if (prepared.status !== 0) throw new Error('db:prepare failed');
+  const db = new Client({ connectionString: serviceEnv.DATABASE_URL });
+  await db.connect();
+  try {
+    const email = `bench_${RUN}@example.com`;
+    // The user is registered through a plain API process: under valgrind, argon2 alone takes a minute.
+    const api = spawn(process.execPath, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { env: { ...serviceEnv, PORT: String(PORT) }, stdio: 'ignore' });
+    let headers: Record<string, string>;
+    let ownerId: string;
+    try {
+      await untilReady(PORT);
+      const post = async (path: string, body: unknown) => {
+        const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+        return ((await response.json()) as { data: { id: string; access_token: string } }).data;
+      };
+      ownerId = (await post('/v2/auth/register', { email, username: `bench_${RUN}`, password: 'benchmark-password' })).id;
+      headers = { authorization: `Bearer ${(await post('/v2/auth/login', { email, password: 'benchmark-password' })).access_token}` };
+    } finally {
+      api.kill('SIGTERM');
+      await new Promise((resolve) => api.once('exit', resolve));
+    }
+    await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [ownerId]);
+    const paths = (await seedResources(db, ownerId, 2_000)).map((id) => `/v2/resources/${id}`);
+
+    const builds = [{ name: 'this build', dist: 'dist' }, ...(COMPARED_DIST ? [{ name: `the build in ${COMPARED_DIST}`, dist: COMPARED_DIST }] : [])];
+    const counts: Count[][] = builds.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let step = 0; step < builds.length; step++) {
+        const index = (round + step) % builds.length;
+        counts[index].push(await countBuild(builds[index].dist, paths, headers));
+        console.log(`counted ${builds[index].name}, round ${round + 1}`);
+      }
+    }
+    const reference = counts.length > 1 ? median(counts[1].map((count) => count.total - count.compiler - count.collector)) : undefined;
+    console.log(
+      [
+        '',
+        `Instructions per read by id (GET /resources/{id} with a JWT and the rate limit), medians of ${ROUNDS} rounds of ${READS.toLocaleString('en-US')} reads after ${WARM_UP.toLocaleString('en-US')}:`,
+        '',
+        "| build | all (range) | V8's compilers | garbage collector | the rest (against the compared build) |",
+        '|---|---:|---:|---:|---:|',
+        ...builds.map((build, index) => row(build.name, counts[index], index === 0 ? reference : undefined)),
+      ].join('\n'),
+    );
+  } finally {
+    await db.end();
+    const admin = new Client({ connectionString: `${BENCH_DATABASE_SERVER}/postgres` });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+    await admin.end();
+    await deleteRedisKeys(BENCH_REDIS_URL, DATABASE);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
