@@ -33,8 +33,9 @@ function setup(options: { enabled?: boolean; totalHits?: number } = {}) {
   const windows = { increment: jest.fn().mockResolvedValue(record) };
   const config = Object.assign(new AppConfig(), { RATE_LIMIT_ENABLED: options.enabled === false ? 'false' : 'true' });
   const service = new RateLimitService(windows as unknown as FixedWindowStorage, config, new Reflector(), {} as ModuleRef, routeTableOf());
-  const set = jest.fn();
-  return { service, windows, set, res: { set } as unknown as Response };
+  const headers: Record<string, string> = {};
+  const setHeader = jest.fn((name: string, value: string) => (headers[name] = value));
+  return { service, windows, headers, setHeader, res: { setHeader } as unknown as Response };
 }
 
 function requestTo(path: string, auth?: Partial<AuthContext>): AuthenticatedRequest {
@@ -44,10 +45,10 @@ function requestTo(path: string, auth?: Partial<AuthContext>): AuthenticatedRequ
 describe('RateLimitService', () => {
   describe('countRefused', () => {
     it('counts a refused request against its bucket for one window and writes the headers', async () => {
-      const { service, windows, set, res } = setup({ totalHits: 1 });
+      const { service, windows, headers, res } = setup({ totalHits: 1 });
       await service.countRefused(requestTo('/v2/auth/login'), res);
       expect(windows.increment).toHaveBeenCalledWith('ratelimit:ip:203.0.113.9', 60_000, 60);
-      expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '59', RateLimit: '"free";r=59;t=30' }));
+      expect(headers).toEqual(expect.objectContaining({ 'X-RateLimit-Remaining': '59', RateLimit: '"free";r=59;t=30' }));
     });
 
     it('counts a request refused by a permission check against its account', async () => {
@@ -68,11 +69,11 @@ describe('RateLimitService', () => {
     });
 
     it('answers past the limit with the seconds left in the window', async () => {
-      const { service, set, res } = setup({ totalHits: 61 });
+      const { service, headers, res } = setup({ totalHits: 61 });
       const refusal = service.countRefused(requestTo('/v2/users/me'), res);
       await expect(refusal).rejects.toBeInstanceOf(RateLimitExceededError);
       await expect(refusal).rejects.toMatchObject({ headers: { 'Retry-After': '30' } });
-      expect(set).toHaveBeenCalledWith(expect.objectContaining({ 'X-RateLimit-Remaining': '0' }));
+      expect(headers).toEqual(expect.objectContaining({ 'X-RateLimit-Remaining': '0' }));
     });
 
     it('does not count exempt paths, nor anything when switched off', async () => {
@@ -82,7 +83,7 @@ describe('RateLimitService', () => {
       await off.service.countRefused(requestTo('/v2/users/me'), off.res);
       expect(on.windows.increment).not.toHaveBeenCalled();
       expect(off.windows.increment).not.toHaveBeenCalled();
-      expect(on.set).not.toHaveBeenCalled();
+      expect(on.setHeader).not.toHaveBeenCalled();
     });
   });
 

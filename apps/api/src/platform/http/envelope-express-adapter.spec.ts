@@ -149,8 +149,9 @@ describe("EnvelopeExpressAdapter's HTTP server", () => {
         made.push([Object.getPrototypeOf(req) as object | null, Object.getPrototypeOf(res) as object | null]);
       });
       const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/record`);
-      const express = app.getHttpAdapter().getInstance() as Express;
-      return { made, express, status: answer.status, body: (await answer.json()) as unknown };
+      const express: Express = app.getHttpAdapter().getInstance();
+      const body: unknown = await answer.json();
+      return { made, express, status: answer.status, body };
     } finally {
       await app.close();
     }
