@@ -4,6 +4,7 @@ import type { ThrottlerModuleOptions } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AppConfig } from '@app/config';
 import { AuthContext, RateLimitExceededError } from '@app/common';
+import { setHeaders } from '../platform/answers/answer-writer';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
 import { requestStateOf } from '../platform/request/request-state';
@@ -90,8 +91,7 @@ export class RateLimitService implements OnModuleInit {
   /** Writes the headers of a counted request; past the limit throws RateLimitExceededError (429 with Retry-After). */
   answer(req: AuthenticatedRequest, res: Response, quota: RateLimitQuota, window: FixedWindowRecord): void {
     requestStateOf(req).counted = true;
-    // Node's own setHeader: Express's `res.set` of an object walks it with for-in and lowercases each name twice.
-    for (const [name, value] of Object.entries(rateLimitHeaders(quota, window))) res.setHeader(name, value);
+    setHeaders(res, rateLimitHeaders(quota, window));
     if (window.isBlocked) throw new RateLimitExceededError(window.timeToBlockExpire);
   }
 

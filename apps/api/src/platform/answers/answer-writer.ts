@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Response } from 'express';
 
 /** A complete answer decided in place of the handler's result: its status, headers and body (none for null). */
@@ -7,13 +8,18 @@ export interface WrittenAnswer {
   body: string | null;
 }
 
+/** Sets each header through Node's `setHeader`: Express's `res.set` of an object walks it with for-in and lowercases each name twice. */
+export function setHeaders(res: ServerResponse, headers: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
+
 /**
  * Writes an answer where it is decided (a 304 in the handler, an idempotent replay in the
  * Idempotency-Key guard). It goes through `res.send`, where a capture of the response's sends
  * (`captureSends`) sees it; the envelope adapter then leaves the written answer alone.
  */
 export function writeAnswer(res: Response, answer: WrittenAnswer): void {
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  setHeaders(res, answer.headers);
   res.status(answer.status);
   if (answer.body === null) res.send();
   else res.send(answer.body);

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppError } from '@app/common';
-import { AnswerWritten } from '../answers/answer-writer';
+import { AnswerWritten, setHeaders } from '../answers/answer-writer';
 import { missingPrefixError } from '../routing/api-prefix';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
@@ -44,7 +44,7 @@ export class AppExceptionFilter implements ExceptionFilter {
       error = new AppError('internal_server_error', 'Something went wrong on our side. Quote the X-Request-ID.');
     }
     if (res.headersSent) return;
-    for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+    if (error.headers) setHeaders(res, error.headers);
     const answer = errorAnswerFor(req.path, error);
     if (answer.noStore) res.setHeader('Cache-Control', 'no-store');
     res.status(error.status).json(answer.body);

@@ -6,7 +6,7 @@ import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { renderError } from '../filters/app-exception.filter';
 import { PerRouteMemo } from '../routing/per-route-memo';
 import { RouteTable } from '../routing/route-table';
-import { AnswerWritten, writeAnswer, WrittenAnswer } from '../answers/answer-writer';
+import { AnswerWritten, setHeaders, writeAnswer, WrittenAnswer } from '../answers/answer-writer';
 import { CrashPoints } from './crash-points';
 import { EarlierOutcome, IdempotencyOutcomeRepository } from './idempotency-outcome.repository';
 import { ClaimOutcome, IdempotencyClaim, IdempotencyStore, retryAfterSeconds, StoredResponse } from './idempotency.store';
@@ -249,7 +249,7 @@ function answerInPlace(res: Response, earlier: EarlierOutcome): string | undefin
   const answer = answerToTakenKey(claimOutcomeOf(earlier));
   const written: WrittenAnswer =
     answer instanceof AppError ? { status: answer.status, headers: answer.headers ?? {}, body: JSON.stringify(renderError(answer)) } : answer;
-  for (const [name, value] of Object.entries(written.headers)) res.setHeader(name, value);
+  setHeaders(res, written.headers);
   res.status(written.status);
   return written.body ?? undefined;
 }
