@@ -67,7 +67,7 @@ async function read(paths: string[], headers: Record<string, string>, amount: nu
   if (result.errors > 0) throw new Error(`${result.errors} reads failed`);
 }
 
-/** Sums a callgrind dump's instructions, and those of the functions `pattern` names. */
+/** A callgrind dump's instructions: all of them, V8's compilers' and its garbage collector's (by their functions' names). */
 function instructionsOf(dump: string): Count {
   const annotated = execFileSync('callgrind_annotate', ['--threshold=100', dump], { maxBuffer: 1 << 28 }).toString();
   const count: Count = { total: Number(/^([\d,]+) .*PROGRAM TOTALS/m.exec(annotated)?.[1].replace(/,/g, '') ?? NaN), compiler: 0, collector: 0 };
