@@ -12,7 +12,7 @@
  */
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -29,6 +29,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WARM_UP = Number(process.env.BENCH_INSTRUCTION_WARM_UP ?? 15_000);
 const READS = Number(process.env.BENCH_INSTRUCTION_READS ?? 3_000);
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
+/** Where each count's callgrind dump and V8's map of its compiled code are kept, to be read function by function. */
+const PROFILE_DIR = process.env.BENCH_INSTRUCTION_PROFILE;
 /** Functions of V8's compilers (TurboFan, Turboshaft, Maglev, the parser and bytecode generator) and of its garbage collector, by name. */
 const COMPILER = /compiler::|maglev|turboshaft|Compil|Parser|interpreter::|Bytecode/i;
 const COLLECTOR = /heap::|Heap::|Scaveng|MarkCompact|Marking|Sweep|Evacuat/;
@@ -86,7 +88,9 @@ async function countBuild(dist: string, paths: string[], headers: Record<string,
   const out = mkdtempSync(join(tmpdir(), 'rms-callgrind-'));
   const log = openSync(join(out, 'api.log'), 'w');
   const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(out, 'callgrind.out')}`];
-  const api: ChildProcess = spawn('valgrind', [...args, process.execPath, ...API_NODE_FLAGS, join(dist, 'apps/api/src/main.js')], {
+  // V8 names its compiled code only in a map file (/tmp/perf-<pid>.map) that callgrind cannot read itself.
+  const nodeFlags = PROFILE_DIR ? [...API_NODE_FLAGS, '--perf-basic-prof'] : API_NODE_FLAGS;
+  const api: ChildProcess = spawn('valgrind', [...args, process.execPath, ...nodeFlags, join(dist, 'apps/api/src/main.js')], {
     env: { ...serviceEnv, PORT: String(PORT) },
     stdio: ['ignore', log, log],
   });
@@ -99,12 +103,25 @@ async function countBuild(dist: string, paths: string[], headers: Record<string,
     const dump = readdirSync(out).find((name) => /^callgrind\.out\.\d+$/.test(name));
     if (!dump) throw new Error('callgrind wrote no dump');
     const count = instructionsOf(join(out, dump));
+    if (PROFILE_DIR) keepProfile(join(out, dump), api.pid);
     return { total: count.total / READS, compiler: count.compiler / READS, collector: count.collector / READS };
   } finally {
     api.kill('SIGKILL');
     await new Promise((resolve) => api.once('exit', resolve));
     rmSync(out, { recursive: true, force: true });
+    rmSync(`/tmp/perf-${api.pid}.map`, { force: true });
   }
+}
+
+let kept = 0;
+
+/** Copies a count's dump and V8's code map into PROFILE_DIR as <n>.callgrind and <n>.map. */
+function keepProfile(dump: string, pid: number | undefined): void {
+  mkdirSync(PROFILE_DIR as string, { recursive: true });
+  kept += 1;
+  copyFileSync(dump, join(PROFILE_DIR as string, `${kept}.callgrind`));
+  const map = `/tmp/perf-${pid}.map`;
+  if (existsSync(map)) copyFileSync(map, join(PROFILE_DIR as string, `${kept}.map`));
 }
 
 const thousands = (value: number): string => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
