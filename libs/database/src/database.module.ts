@@ -6,6 +6,7 @@ import { EventCommitListener } from './event-commit-listener';
 import { EventOutbox } from './event-outbox';
 import { usePlainRowTemplate } from './pg-row-template';
 import { RedisModule } from './redis/redis.module';
+import { useRowDescriptionCache } from './row-description-cache';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
 import { Sql } from './sql';
 
@@ -24,6 +25,7 @@ const REPOSITORIES = [WorkerHeartbeatRepository];
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
         usePlainRowTemplate();
+        useRowDescriptionCache();
         return dataSourceOptions(config);
       },
     }),

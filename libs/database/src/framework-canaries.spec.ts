@@ -7,6 +7,7 @@ import type { BeforeQueryEvent, EntitySubscriberInterface, QueryResult } from 't
 import { loadConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { usePlainRowTemplate } from './pg-row-template';
+import { useRowDescriptionCache } from './row-description-cache';
 import { Sql } from './sql';
 
 /**
@@ -134,6 +135,26 @@ describe('pg', () => {
       await answered;
       relianceHolds('an answered statement leaves `_activeQuery`', internals._activeQuery == null);
       relianceHolds("a client's `connection.stream` is its socket", internals.connection.stream instanceof Socket);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("parses each message through pg-protocol's Parser.prototype.handlePacket and gives a result its RowDescription's fields (row-description-cache.ts)", async () => {
+    useRowDescriptionCache();
+    const client = new Client({ connectionString: loadConfig().DATABASE_URL });
+    await client.connect();
+    try {
+      const statement = { name: 'row_description_canary', text: `SELECT $1::int AS n, 'x' AS "__proto__", '{"a":[1]}'::jsonb AS doc` };
+      const first = await client.query({ ...statement, values: [1] });
+      const second = await client.query({ ...statement, values: [2] });
+      relianceHolds("a connection's results are described through handlePacket, and carry the description's fields", second.fields === first.fields);
+      expect(first.rows[0]).toMatchObject({ n: 1, doc: { a: [1] } });
+      expect(second.rows[0]).toMatchObject({ n: 2, doc: { a: [1] } });
+      expect(Object.getOwnPropertyDescriptor(second.rows[0], '__proto__')?.value).toBe('x');
+      const other = await client.query(`SELECT 'y' AS n`);
+      expect(other.fields).not.toBe(first.fields);
+      expect(other.rows).toEqual([{ n: 'y' }]);
     } finally {
       await client.end();
     }
