@@ -26,6 +26,11 @@ describe("the API's buffered log destination", () => {
     expect(await outputOf(3, '')).toHaveLength(3);
   });
 
+  it('writes what its buffer holds within its period, though the process is then killed', async () => {
+    const lines = await outputOf(2, "setTimeout(() => process.kill(process.pid, 'SIGKILL'), 1500)").catch((error: { stdout: string }) => error.stdout.split('\n').filter(Boolean));
+    expect(lines.map((line) => (JSON.parse(line) as { n: number }).n)).toEqual([0, 1]);
+  });
+
   it('writes every line of a burst larger than its buffer, in order', async () => {
     const lines = await outputOf(500, 'process.exit(0)');
     expect(lines.map((line) => (JSON.parse(line) as { n: number }).n)).toEqual([...Array(500).keys()]);

@@ -1,6 +1,7 @@
 import pino, { DestinationStream, LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import { isoTimeField } from './iso-time-field';
+import { LineBatchDestination } from './line-batch-destination';
 
 /**
  * The two settings that say where a process runs: `app_env` (APP_ENV, `test` or `live`: whose
@@ -34,23 +35,21 @@ export type LogFormat = 'json' | 'pretty';
  */
 export function logDestination(format: LogFormat, buffered: boolean): DestinationStream {
   if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,app_env,node_env' });
-  if (!buffered) return pino.destination({ dest: 1, sync: true });
-  const destination = pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 500 });
+  const stdout = pino.destination({ dest: 1, sync: true });
+  if (!buffered) return stdout;
+  const destination = new LineBatchDestination(stdout, 4096, 500);
   flushOnExit(destination);
   return destination;
 }
 
-/** pino's file destination (a SonicBoom). */
-type FileDestination = ReturnType<typeof pino.destination>;
-
 /** Buffered destinations to flush when the process exits, held weakly as pino holds its own. */
-const flushedOnExit = new Set<WeakRef<FileDestination>>();
+const flushedOnExit = new Set<WeakRef<LineBatchDestination>>();
 
 /**
  * pino flushes a buffer on exit only for asynchronous destinations. One listener for the process,
  * however many apps it builds (the tests build many): each destination is dropped with its app.
  */
-function flushOnExit(destination: FileDestination): void {
+function flushOnExit(destination: LineBatchDestination): void {
   if (flushedOnExit.size === 0) {
     process.once('exit', () => {
       for (const held of flushedOnExit) held.deref()?.flushSync();
