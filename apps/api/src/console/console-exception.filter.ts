@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppError } from '@app/common';
 import { toAppError } from '../platform/filters/error-mapping';
+import { httpRequestOf, httpResponseOf } from '../platform/request/http-arguments';
 import { SignInRequired } from './access/console-session.guard';
 import type { ConsoleRequest } from './access/signed-in-user';
 import { consolePaths } from './console-paths';
@@ -17,9 +18,8 @@ import { seeOther, sendPage } from './rendering/page-response';
 @Catch()
 export class ConsoleExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const req = http.getRequest<ConsoleRequest>();
-    const res = http.getResponse<Response & { err?: unknown }>();
+    const req = httpRequestOf<ConsoleRequest>(host);
+    const res = httpResponseOf<Response & { err?: unknown }>(host);
     if (res.headersSent) return;
     if (exception instanceof SignInRequired) {
       const query = exception.returnTo ? `?${new URLSearchParams({ next: exception.returnTo }).toString()}` : '';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ExecutionContext, Get } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, ModuleRef, Reflector } from '@nestjs/core';
 import { SkipThrottle } from '@nestjs/throttler';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type Redis from 'ioredis';
 import { AuthContext, RateLimitExceededError } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -68,11 +69,7 @@ describe('RateLimitGuard', () => {
     const headers: Record<string, string> = {};
     const res = { setHeader: (name: string, value: string) => (headers[name] = value) };
     const contextFor = (handler: keyof Routes = 'limited', controller: typeof Routes = Routes): ExecutionContext =>
-      ({
-        getHandler: () => Routes.prototype[handler],
-        getClass: () => controller,
-        switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
-      }) as unknown as ExecutionContext;
+      new ExecutionContextHost([req, res], controller, Routes.prototype[handler]);
     return { req, headers, contextFor };
   }
 

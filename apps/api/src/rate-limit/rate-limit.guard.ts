@@ -19,10 +19,10 @@ import {
   THROTTLER_TRACKER,
   THROTTLER_TTL,
 } from '@nestjs/throttler/dist/throttler.constants';
-import type { Response } from 'express';
 import { CredentialRevocationService } from '../auth/credential-revocation.service';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { httpRequestOf, httpResponseOf } from '../platform/request/http-arguments';
 import { PerRouteMemo, RouteTargets } from '../platform/routing/per-route-memo';
 import { RouteTable } from '../platform/routing/route-table';
 import { bucketOf, planOf } from './rate-limit.policy';
@@ -110,8 +110,7 @@ export class RateLimitGuard extends ThrottlerGuard {
    * headers, or refuses the request past the limit (429 with Retry-After).
    */
   protected override async handleRequest({ context, limit, ttl, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
-    const http = context.switchToHttp();
-    const req = http.getRequest<AuthenticatedRequest>();
+    const req = httpRequestOf<AuthenticatedRequest>(context);
     const tracker = getTracker(req, context);
     const key = generateKey(context, typeof tracker === 'string' ? tracker : await tracker, throttler.name ?? 'default');
     const found = this.rateLimits.accountOf(context);
@@ -120,7 +119,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     const counted = await this.windows.countUnlessMarked({ key, ttl, limit }, marks);
     if (marks.length > 0) this.revocations.record(req, counted.marked);
     if (counted.marked) return true;
-    this.rateLimits.answer(req, http.getResponse<Response>(), { bucket: key, policy: planOf(account), limit }, counted.window);
+    this.rateLimits.answer(req, httpResponseOf(context), { bucket: key, policy: planOf(account), limit }, counted.window);
     return true;
   }
 

@@ -1,4 +1,5 @@
 import { ModuleRef, Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { Response } from 'express';
 import { AuthContext, RateLimitExceededError } from '@app/common';
 import { AppConfig } from '@app/config';
@@ -97,11 +98,7 @@ describe('RateLimitService', () => {
   }
 
   const contextOf = (req: AuthenticatedRequest, controller: typeof Routes | typeof PageRoutes = Routes) =>
-    ({
-      getHandler: () => (controller === Routes ? Routes.prototype.api : PageRoutes.prototype.page),
-      getClass: () => controller,
-      switchToHttp: () => ({ getRequest: () => req }),
-    }) as never;
+    new ExecutionContextHost([req], controller, controller === Routes ? Routes.prototype.api : PageRoutes.prototype.page) as never;
 
   it("gives the throttler a one-minute window at the plan's limit, skipped where nothing counts", () => {
     const { service } = setup();

@@ -7,13 +7,14 @@ import { AuthContext, RateLimitExceededError } from '@app/common';
 import { setHeaders } from '../platform/answers/answer-writer';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { FixedWindowRecord, FixedWindowStorage } from '../platform/redis/fixed-window.storage';
+import { httpRequestOf } from '../platform/request/http-arguments';
 import { requestStateOf } from '../platform/request/request-state';
 import { PerRouteMemo } from '../platform/routing/per-route-memo';
 import { RouteTable } from '../platform/routing/route-table';
 import { PAGE_SIGN_IN, PageSignIn } from './page-sign-in';
 import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders, trackerOf } from './rate-limit.policy';
 
-const requestOf = (context: ExecutionContext): AuthenticatedRequest => context.switchToHttp().getRequest<AuthenticatedRequest>();
+const requestOf = (context: ExecutionContext): AuthenticatedRequest => httpRequestOf<AuthenticatedRequest>(context);
 
 /**
  * The per-plan request limit, as configured: which requests count, at which limit, and what the

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Logger } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { AuthenticationRequiredError, RateLimitExceededError } from '@app/common';
 import type { AppExceptionFilter } from '../platform/filters/app-exception.filter';
 import type { RateLimitService } from './rate-limit.service';
@@ -10,7 +11,7 @@ function setup(countRefused: () => Promise<void>) {
   const filter = new RateLimitedErrorFilter(rateLimits as unknown as RateLimitService, errors as unknown as AppExceptionFilter);
   const req = { path: '/v2/users/me' };
   const res = {};
-  const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
+  const host: ArgumentsHost = new ExecutionContextHost([req, res]);
   return { filter, rateLimits, errors, host, req, res };
 }
 

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { AppError, RateLimitExceededError } from '@app/common';
 import type { AuthenticatedRequest } from '../platform/decorators/auth.decorator';
 import { AppExceptionFilter } from '../platform/filters/app-exception.filter';
+import { httpRequestOf, httpResponseOf } from '../platform/request/http-arguments';
 import { RateLimitService } from './rate-limit.service';
 
 /**
@@ -24,12 +25,11 @@ export class RateLimitedErrorFilter implements ExceptionFilter {
   ) {}
 
   async catch(exception: AppError | NotFoundException, host: ArgumentsHost): Promise<void> {
-    const http = host.switchToHttp();
     // A refusal of the service itself (429, 5xx) is not the client's to pay for, and a 503 may
     // mean Redis is the one away.
     const status = exception instanceof AppError ? exception.status : exception.getStatus();
     const counted = status < 429;
-    const answer = counted ? await this.countFor(exception, http.getRequest<AuthenticatedRequest>(), http.getResponse<Response>()) : exception;
+    const answer = counted ? await this.countFor(exception, httpRequestOf<AuthenticatedRequest>(host), httpResponseOf(host)) : exception;
     this.errors.catch(answer, host);
   }
 

@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { Request } from 'express';
 import type { Strategy as StrategyRun } from 'passport-strategy';
 import { AuthenticationRequiredError, CredentialKind } from '@app/common';
@@ -52,11 +53,7 @@ function setup(...strategies: CredentialStrategy[]) {
 }
 
 function contextOf(req: AuthenticatedRequest, handler: keyof Routes = 'guarded'): ExecutionContext {
-  return {
-    getHandler: () => Routes.prototype[handler],
-    getClass: () => Routes,
-    switchToHttp: () => ({ getRequest: () => req }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([req], Routes, Routes.prototype[handler]);
 }
 
 const requestWith = (kind: CredentialKind): AuthenticatedRequest => ({ headers: { [`x-${kind}`]: 'x' }, query: {} }) as unknown as AuthenticatedRequest;

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Strategy as StrategyRun } from 'passport-strategy';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
 import { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
+import { httpRequestOf } from '../../platform/request/http-arguments';
 import { AuthContextFactory } from '../auth-context.factory';
 import { detectCredential, refuseRemovedMethods } from '../credential-detector';
 import { CredentialDescriptor, CredentialStrategy, ProvenCredential } from '../credential';
@@ -32,7 +33,7 @@ export class AuthenticationGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const req = httpRequestOf<AuthenticatedRequest>(context);
     const access = this.routes.of(context);
     if (access.isPublic) {
       refuseRemovedMethods(req, access, this.credentials.all());

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { AuthContext } from '@app/common';
 import type { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
+import { httpRequestOf } from '../../platform/request/http-arguments';
 import { CredentialRevocationService } from '../credential-revocation.service';
 
 /**
@@ -14,7 +15,7 @@ export class RevocationCheckGuard implements CanActivate {
   constructor(private readonly revocations: CredentialRevocationService) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const req = httpRequestOf<AuthenticatedRequest>(context);
     const auth = req.auth;
     if (!auth) return true;
     const revoked = this.revocations.isRevoked(req);

@@ -1,5 +1,6 @@
 import { Controller, ExecutionContext } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ALL_SCOPES, AuthContext, CredentialKind, InsufficientPermissionsError, Scope, SCOPE_AREAS } from '@app/common';
 import { Public } from '../../platform/decorators/public.decorator';
 import { ScopeArea } from '../../platform/decorators/scope.decorator';
@@ -13,11 +14,7 @@ import { requiredScope, ScopeGuard } from './scope.guard';
 type Handler = () => void;
 
 function context(controller: new () => object, handler: Handler, method: string, auth?: AuthContext): ExecutionContext {
-  return {
-    getHandler: () => handler,
-    getClass: () => controller,
-    switchToHttp: () => ({ getRequest: () => ({ method, auth }) }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([{ method, auth }], controller, handler);
 }
 
 function caller(credential: CredentialKind, scopes: readonly Scope[]): AuthContext {

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { InsufficientPermissionsError, Scope, ScopeArea } from '@app/common';
 import { AuthenticatedRequest } from '../../platform/decorators/auth.decorator';
+import { httpRequestOf } from '../../platform/request/http-arguments';
 import { alternatives } from '../credential';
 import { CredentialRegistry } from '../credential-registry';
 import { RouteAccessReader } from '../route-access';
@@ -26,7 +27,7 @@ export class ScopeGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const access = this.routes.of(context);
     if (access.isPublic) return true;
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const req = httpRequestOf<AuthenticatedRequest>(context);
     const auth = req.auth;
     // Authentication runs first and sets it; its absence is a wiring defect, so fail closed.
     if (!auth) throw new Error('ScopeGuard ran before authentication.');

@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { sign } from 'jsonwebtoken';
 import { Strategy } from 'passport-jwt';
 import { AppConfig } from '@app/config';
@@ -34,8 +35,7 @@ class Routes {
 
 function contextOf(bearer: string): { context: ExecutionContext; req: AuthenticatedRequest } {
   const req = { headers: { authorization: `Bearer ${bearer}` }, query: {} } as unknown as AuthenticatedRequest;
-  const context = { getHandler: () => Routes.prototype.me, getClass: () => Routes, switchToHttp: () => ({ getRequest: () => req }) };
-  return { req, context: context as unknown as ExecutionContext };
+  return { req, context: new ExecutionContextHost([req], Routes, Routes.prototype.me) };
 }
 
 /** No route listed at start-up: each test's routes have their access rules read on their first request. */

@@ -1,5 +1,6 @@
 import { Controller, ExecutionContext, Get, Post } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { AuthContext } from '@app/common';
 import { RouteTable } from '../../platform/routing/route-table';
 import { BeforeSignIn, ConsoleSessionGuard, SignInRequired } from './console-session.guard';
@@ -20,11 +21,7 @@ class PagesController {
 }
 
 function contextOf(handler: object, req: Partial<ConsoleRequest>): ExecutionContext {
-  return {
-    getClass: () => PagesController,
-    getHandler: () => handler,
-    switchToHttp: () => ({ getRequest: () => req }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([req], PagesController, handler as (...args: unknown[]) => unknown);
 }
 
 describe('ConsoleSessionGuard', () => {

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, OnModuleInit, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { AuthContext } from '@app/common';
+import { httpRequestOf } from '../../platform/request/http-arguments';
 import { PerRouteMemo } from '../../platform/routing/per-route-memo';
 import { RouteTable } from '../../platform/routing/route-table';
 import type { PageSignIn } from '../../rate-limit/page-sign-in';
@@ -47,7 +48,7 @@ export class ConsoleSessionGuard implements CanActivate, PageSignIn, OnModuleIni
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.beforeSignIn(context)) return true;
-    const req = context.switchToHttp().getRequest<ConsoleRequest>();
+    const req = httpRequestOf<ConsoleRequest>(context);
     const user = await this.sessions.signedIn(req);
     if (!user) throw new SignInRequired(READ_METHODS.has(req.method) ? req.originalUrl : undefined);
     if (!READ_METHODS.has(req.method) && !carriesFormToken(req.body, user.csrfToken)) throw expiredForm();
@@ -58,7 +59,7 @@ export class ConsoleSessionGuard implements CanActivate, PageSignIn, OnModuleIni
   /** The signed-in account of a page; the pages before sign-in count by client IP, whoever sends them. */
   async accountOf(context: ExecutionContext): Promise<AuthContext | null> {
     if (this.beforeSignIn(context)) return null;
-    const user = await this.sessions.signedIn(context.switchToHttp().getRequest<ConsoleRequest>());
+    const user = await this.sessions.signedIn(httpRequestOf<ConsoleRequest>(context));
     return user?.auth ?? null;
   }
 

@@ -6,7 +6,9 @@ export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string }
 
 /** The caller's AuthContext, set by the authentication guard. */
 export const Auth = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {
-  const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().auth;
+  const auth = httpRequestOf<AuthenticatedRequest>(context).auth;
   if (!auth) throw new AuthenticationRequiredError();
   return auth;
 });
+
+import { httpRequestOf } from '../request/http-arguments';

@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { AppError } from '@app/common';
 import { AnswerWritten, setHeaders } from '../answers/answer-writer';
+import { httpRequestOf, httpResponseOf } from '../request/http-arguments';
 import { missingPrefixError } from '../routing/api-prefix';
 import { RouteIndex } from '../routing/route-index';
 import { toAppError } from './error-mapping';
@@ -19,9 +20,8 @@ export class AppExceptionFilter implements ExceptionFilter {
   constructor(private readonly routes: RouteIndex) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const http = host.switchToHttp();
-    const req = http.getRequest<Request>();
-    const res = http.getResponse<Response & { err?: unknown }>();
+    const req = httpRequestOf(host);
+    const res = httpResponseOf<Response & { err?: unknown }>(host);
     if (exception instanceof AnswerWritten) return;
     let error = toAppError(exception);
     // A route miss (Nest's 404) may be a wrong method or prefix; a handler's own not_found is its answer.

@@ -1,6 +1,6 @@
 import { ExecutionContext, Logger, Post } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { DatabaseError } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import { AppError } from '@app/common';
@@ -79,7 +79,7 @@ function fakeResponse() {
   return { res, headers, delivered };
 }
 
-function contextFor(res: ReturnType<typeof fakeResponse>['res'], handler: object = KeyedRoutes.prototype.create): ExecutionContext {
+function contextFor(res: ReturnType<typeof fakeResponse>['res'], handler: (...args: never[]) => unknown = KeyedRoutes.prototype.create): ExecutionContext {
   const req = {
     method: 'POST',
     originalUrl: '/v2/resources',
@@ -87,12 +87,7 @@ function contextFor(res: ReturnType<typeof fakeResponse>['res'], handler: object
     body: { name: 'x' },
     auth: { userId: 'usr_1' },
   } as unknown as AuthenticatedRequest;
-  return {
-    getType: () => 'http',
-    getClass: () => KeyedRoutes,
-    getHandler: () => handler,
-    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res as unknown as Response }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([req, res], KeyedRoutes, handler);
 }
 
 describe('IdempotencyGuard', () => {

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { AppError, InvalidRequestError } from '@app/common';
 import type { AuthenticatedRequest } from '../decorators/auth.decorator';
 import { renderError } from '../filters/app-exception.filter';
+import { httpRequestOf, httpResponseOf } from '../request/http-arguments';
 import { PerRouteMemo } from '../routing/per-route-memo';
 import { RouteTable } from '../routing/route-table';
 import { AnswerWritten, setHeaders, writeAnswer, WrittenAnswer } from '../answers/answer-writer';
@@ -113,7 +114,7 @@ export class IdempotencyGuard implements CanActivate, OnModuleInit {
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const req = httpRequestOf<AuthenticatedRequest>(context);
     const key = req.headers[IDEMPOTENCY_KEY_HEADER];
     if (key === undefined || !req.auth || !IDEMPOTENT_METHODS.has(req.method)) return true;
     if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
@@ -127,7 +128,7 @@ export class IdempotencyGuard implements CanActivate, OnModuleInit {
     if (!ledger) throw new Error('A keyed write reached the Idempotency-Key guard without its write ledger (writeLedgerMiddleware)');
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
     const outcome = await this.store.claim(userId, key, fingerprint);
-    const res = context.switchToHttp().getResponse<Response>();
+    const res = httpResponseOf(context);
     if (outcome.kind !== 'claimed') throw answerInstead(res, answerToTakenKey(outcome));
     ledger.start({ key: outcome.claim.outcome, settledEarlier: (earlier) => answerInstead(res, answerToTakenKey(claimOutcomeOf(earlier))) });
     this.captureAnswer(res, outcome.claim, ledger, fingerprint, this.secretFieldsOfRoutes.get(context));
