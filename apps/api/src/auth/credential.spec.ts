@@ -12,7 +12,7 @@ describe('bearerTokenOf', () => {
     expect(bearerTokenOf(authorization)).toBe(token);
   });
 
-  it.each(['Bearer', 'Bearer ', 'Bearerx abc', 'Bearer a b', 'Bearer a ', ' Bearer a', 'Basic dXNlcjpwYXNz', 'Token abc', ''])(
+  it.each(['Bearer', 'Bearer ', 'Bearerx abc', 'Bearer a b', 'Bearer a ', 'Bearer a\u00a0b', ' Bearer a', 'Basic dXNlcjpwYXNz', 'Token abc', ''])(
     'gives nothing for %j',
     (authorization) => {
       expect(bearerTokenOf(authorization)).toBeUndefined();
