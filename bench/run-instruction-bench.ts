@@ -6,9 +6,12 @@
  * compiling before that) with counting off, then BENCH_INSTRUCTION_READS (3,000) with counting on,
  * through 4 connections; the count is divided by the reads. V8's optimizing compilers and its
  * garbage collector are reported apart: when they run depends on timing, and they vary most from
- * run to run (about 7% on the total). With BENCH_COMPARE_DIST, that build is counted in the same
- * BENCH_ROUNDS alternating rounds (3). Needs valgrind (`apt-get install -y valgrind`); the API runs
- * about fifty times slower under it. The database, Redis keys and processes go at the end.
+ * run to run (about 7% on the total). Counted in the same BENCH_ROUNDS alternating rounds (3):
+ * with BENCH_COMPARE_DIST, that build; with BENCH_INSTRUCTION_TRACING (sampling ratios, `1,0.1`),
+ * this build with tracing on at each, exporting to a sink that keeps nothing. With
+ * BENCH_INSTRUCTION_PROFILE (a folder), each count's dump and V8's map of its code are kept there.
+ * Needs valgrind (`apt-get install -y valgrind`); the API runs about fifty times slower under it.
+ * The database, Redis keys and processes go at the end.
  */
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,6 +32,9 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WARM_UP = Number(process.env.BENCH_INSTRUCTION_WARM_UP ?? 15_000);
 const READS = Number(process.env.BENCH_INSTRUCTION_READS ?? 3_000);
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
+/** Sampling ratios (a comma list, `1,0.1`) at which this build is also counted with tracing on, exporting to a sink that keeps nothing. */
+const TRACING_RATIOS = (process.env.BENCH_INSTRUCTION_TRACING ?? '').split(',').filter(Boolean);
+const OTLP_SINK_PORT = PORT + 1;
 /** Where each count's callgrind dump and V8's map of its compiled code are kept, to be read function by function. */
 const PROFILE_DIR = process.env.BENCH_INSTRUCTION_PROFILE;
 /** Functions of V8's compilers (TurboFan, Turboshaft, Maglev, the parser and bytecode generator) and of its garbage collector, by name. */
@@ -83,15 +89,22 @@ function instructionsOf(dump: string): Count {
   return count;
 }
 
-/** One build's count: its API started under callgrind, warmed up, then counted over READS reads. */
-async function countBuild(dist: string, paths: string[], headers: Record<string, string>): Promise<Count> {
+/** What is counted: a build, with settings of its own (tracing) added to the service's. */
+interface Variant {
+  name: string;
+  dist: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** One variant's count: its API started under callgrind, warmed up, then counted over READS reads. */
+async function countVariant({ dist, env }: Variant, paths: string[], headers: Record<string, string>): Promise<Count> {
   const out = mkdtempSync(join(tmpdir(), 'rms-callgrind-'));
   const log = openSync(join(out, 'api.log'), 'w');
   const args = ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${join(out, 'callgrind.out')}`];
   // V8 names its compiled code only in a map file (/tmp/perf-<pid>.map) that callgrind cannot read itself.
   const nodeFlags = PROFILE_DIR ? [...API_NODE_FLAGS, '--perf-basic-prof'] : API_NODE_FLAGS;
   const api: ChildProcess = spawn('valgrind', [...args, process.execPath, ...nodeFlags, join(dist, 'apps/api/src/main.js')], {
-    env: { ...serviceEnv, PORT: String(PORT) },
+    env: { ...serviceEnv, ...env, PORT: String(PORT) },
     stdio: ['ignore', log, log],
   });
   try {
@@ -122,6 +135,15 @@ function keepProfile(dump: string, pid: number | undefined): void {
   copyFileSync(dump, join(PROFILE_DIR as string, `${kept}.callgrind`));
   const map = `/tmp/perf-${pid}.map`;
   if (existsSync(map)) copyFileSync(map, join(PROFILE_DIR as string, `${kept}.map`));
+}
+
+/** The service's tracing settings at one sampling ratio, as the every-row bench's tracing rows set them. */
+function tracingEnv(ratio: string): NodeJS.ProcessEnv {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${OTLP_SINK_PORT}`,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  };
 }
 
 const thousands = (value: number): string => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
@@ -165,24 +187,36 @@ async function main(): Promise<void> {
     await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [ownerId]);
     const paths = (await seedResources(db, ownerId, 2_000)).map((id) => `/v2/resources/${id}`);
 
-    const builds = [{ name: 'this build', dist: 'dist' }, ...(COMPARED_DIST ? [{ name: `the build in ${COMPARED_DIST}`, dist: COMPARED_DIST }] : [])];
-    const counts: Count[][] = builds.map(() => []);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (let step = 0; step < builds.length; step++) {
-        const index = (round + step) % builds.length;
-        counts[index].push(await countBuild(builds[index].dist, paths, headers));
-        console.log(`counted ${builds[index].name}, round ${round + 1}`);
+    const variants: Variant[] = [
+      { name: 'this build', dist: 'dist', env: {} },
+      ...(COMPARED_DIST ? [{ name: `the build in ${COMPARED_DIST}`, dist: COMPARED_DIST, env: {} }] : []),
+      ...TRACING_RATIOS.map((ratio) => ({ name: `this build, tracing on, ${Number(ratio) * 100}% sampled`, dist: 'dist', env: tracingEnv(ratio) })),
+    ];
+    const sink = TRACING_RATIOS.length > 0 ? spawn(process.execPath, [join(__dirname, 'otlp-sink.js')], { env: { ...process.env, PORT: String(OTLP_SINK_PORT) }, stdio: 'ignore' }) : undefined;
+    const counts: Count[][] = variants.map(() => []);
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let step = 0; step < variants.length; step++) {
+          const index = (round + step) % variants.length;
+          counts[index].push(await countVariant(variants[index], paths, headers));
+          console.log(`counted ${variants[index].name}, round ${round + 1}`);
+        }
       }
+    } finally {
+      sink?.kill();
     }
-    const reference = counts.length > 1 ? median(counts[1].map((count) => count.total - count.compiler - count.collector)) : undefined;
+    const restOf = (index: number): number => median(counts[index].map((count) => count.total - count.compiler - count.collector));
     console.log(
       [
         '',
         `Instructions per read by id (GET /resources/{id} with a JWT and the rate limit), medians of ${ROUNDS} rounds of ${READS.toLocaleString('en-US')} reads after ${WARM_UP.toLocaleString('en-US')}:`,
         '',
-        "| build | all (range) | V8's compilers | garbage collector | the rest (against the compared build) |",
+        "| counted | all (range) | V8's compilers | garbage collector | the rest (against the compared build; tracing against this build) |",
         '|---|---:|---:|---:|---:|',
-        ...builds.map((build, index) => row(build.name, counts[index], index === 0 ? reference : undefined)),
+        ...variants.map((variant, index) => {
+          if (index === 0) return row(variant.name, counts[index], COMPARED_DIST ? restOf(1) : undefined);
+          return row(variant.name, counts[index], Object.keys(variant.env).length > 0 ? restOf(0) : undefined);
+        }),
       ].join('\n'),
     );
   } finally {
