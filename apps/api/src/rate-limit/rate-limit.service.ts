@@ -14,8 +14,6 @@ import { RouteTable } from '../platform/routing/route-table';
 import { PAGE_SIGN_IN, PageSignIn } from './page-sign-in';
 import { isExemptPath, planOf, PlanLimits, quotaOf, RATE_WINDOW_MS, RateLimitQuota, rateLimitHeaders, trackerOf } from './rate-limit.policy';
 
-const requestOf = (context: ExecutionContext): AuthenticatedRequest => httpRequestOf<AuthenticatedRequest>(context);
-
 /**
  * The per-plan request limit, as configured: which requests count, at which limit, and what the
  * answer says. RateLimitGuard counts routed requests through @nestjs/throttler; the error filter
@@ -54,7 +52,7 @@ export class RateLimitService implements OnModuleInit {
    */
   throttlerOptions(): ThrottlerModuleOptions {
     return {
-      skipIf: (context) => !this.counts(requestOf(context)),
+      skipIf: (context) => !this.counts(httpRequestOf<AuthenticatedRequest>(context)),
       getTracker: (req, context) => {
         const account = this.accountOf(context);
         if (account instanceof Promise) return account.then((found) => trackerOf(req as AuthenticatedRequest, found));
@@ -69,7 +67,7 @@ export class RateLimitService implements OnModuleInit {
    * sign-in (`@CountedAsSignedIn`) the one signed in there; none counts it by client IP.
    */
   accountOf(context: ExecutionContext): AuthContext | undefined | Promise<AuthContext | undefined> {
-    const req = requestOf(context);
+    const req = httpRequestOf<AuthenticatedRequest>(context);
     if (req.auth) return req.auth;
     const signIn = this.pageSignIns.get(context);
     if (!signIn) return undefined;

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthContext, AuthenticationRequiredError } from '@app/common';
+import { httpRequestOf } from '../request/http-arguments';
 
 export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string };
 
@@ -10,5 +11,3 @@ export const Auth = createParamDecorator((_data: unknown, context: ExecutionCont
   if (!auth) throw new AuthenticationRequiredError();
   return auth;
 });
-
-import { httpRequestOf } from '../request/http-arguments';
