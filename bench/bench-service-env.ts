@@ -29,3 +29,12 @@ export function benchServiceEnv(database: string): NodeJS.ProcessEnv {
     RATE_LIMIT_PLAN_LIMITS: 'free=1000000000,pro=1000000000,enterprise=1000000000',
   };
 }
+
+/** The service's tracing settings at one sampling ratio, exporting to the OTLP sink on `sinkPort` (otlp-sink.ts). */
+export function tracingEnv(ratio: string, sinkPort: number): NodeJS.ProcessEnv {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}`,
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  };
+}

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { deleteRedisKeys } from '@app/testing/test-environment';
 import { Client } from 'pg';
-import { API_NODE_FLAGS, apiNodeFlagsOf, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { API_NODE_FLAGS, apiNodeFlagsOf, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv, tracingEnv } from './bench-service-env';
 import {
   benchRouteHeapUsed,
   median,
@@ -733,20 +733,15 @@ async function tracingCosts(paths: string[], headers: Record<string, string>, ow
     ['100%', PORTS.tracedAll, PORTS.floorTracedAll, '1'],
     ['10%', PORTS.tracedTenth, PORTS.floorTracedTenth, '0.1'],
   ];
-  const tracingEnv = (ratio: string): NodeJS.ProcessEnv => ({
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlpSink}`,
-    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-    OTEL_TRACES_SAMPLER_ARG: ratio,
-  });
   for (const [, port, , ratio] of sampled) {
-    startProcess(`api-tracing-${ratio}`, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, ...tracingEnv(ratio), PORT: String(port) }, 'metrics');
+    startProcess(`api-tracing-${ratio}`, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, ...tracingEnv(ratio, PORTS.otlpSink), PORT: String(port) }, 'metrics');
   }
   // Alone, the rows have room for a second process with tracing off: how far two identical
   // processes differ in this run, the noise the costs are read against.
   if (TRACING_ONLY) startProcess('api-twin', [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { ...serviceEnv, PORT: String(PORTS.twin) }, 'metrics');
   await Promise.all([
     startCountedFloor(ownerId, PORTS.floorCounted),
-    ...sampled.map(([, , floorPort, ratio]) => startCountedFloor(ownerId, floorPort, { ...tracingEnv(ratio), BENCH_FLOOR_TRACING: 'true' })),
+    ...sampled.map(([, , floorPort, ratio]) => startCountedFloor(ownerId, floorPort, { ...tracingEnv(ratio, PORTS.otlpSink), BENCH_FLOOR_TRACING: 'true' })),
   ]);
   const ports = [PORTS.api, ...sampled.map(([, port]) => port), ...(TRACING_ONLY ? [PORTS.twin] : [])];
   for (const port of ports) await waitFor(`http://127.0.0.1:${port}/health/ready`);

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { deleteRedisKeys } from '@app/testing/test-environment';
-import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv } from './bench-service-env';
+import { API_NODE_FLAGS, BENCH_DATABASE_SERVER, BENCH_REDIS_URL, benchServiceEnv, tracingEnv } from './bench-service-env';
 import { median } from './process-memory';
 import { seedResources } from './seed-resources';
 
@@ -137,15 +137,6 @@ function keepProfile(dump: string, pid: number | undefined): void {
   if (existsSync(map)) copyFileSync(map, join(PROFILE_DIR as string, `${kept}.map`));
 }
 
-/** The service's tracing settings at one sampling ratio, as the every-row bench's tracing rows set them. */
-function tracingEnv(ratio: string): NodeJS.ProcessEnv {
-  return {
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${OTLP_SINK_PORT}`,
-    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-    OTEL_TRACES_SAMPLER_ARG: ratio,
-  };
-}
-
 const thousands = (value: number): string => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
 
 function row(name: string, counts: Count[], reference?: number): string {
@@ -190,7 +181,7 @@ async function main(): Promise<void> {
     const variants: Variant[] = [
       { name: 'this build', dist: 'dist', env: {} },
       ...(COMPARED_DIST ? [{ name: `the build in ${COMPARED_DIST}`, dist: COMPARED_DIST, env: {} }] : []),
-      ...TRACING_RATIOS.map((ratio) => ({ name: `this build, tracing on, ${Number(ratio) * 100}% sampled`, dist: 'dist', env: tracingEnv(ratio) })),
+      ...TRACING_RATIOS.map((ratio) => ({ name: `this build, tracing on, ${Number(ratio) * 100}% sampled`, dist: 'dist', env: tracingEnv(ratio, OTLP_SINK_PORT) })),
     ];
     const sink = TRACING_RATIOS.length > 0 ? spawn(process.execPath, [join(__dirname, 'otlp-sink.js')], { env: { ...process.env, PORT: String(OTLP_SINK_PORT) }, stdio: 'ignore' }) : undefined;
     const counts: Count[][] = variants.map(() => []);
