@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
+import protobuf from 'protobufjs';
 import { DataSource } from 'typeorm';
 import { Background, startWorkerProcess } from './doc-blocks';
 import {
@@ -52,18 +53,76 @@ const plain = (attributes: OtlpAttribute[] = []): Record<string, unknown> =>
 interface OtlpReceiver {
   url: string;
   spans: ExportedSpan[];
+  /** The media type of each export received. */
+  mediaTypes: string[];
   close(): Promise<void>;
 }
 
-/** A collector's OTLP/HTTP traces endpoint in JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`), keeping every span. */
+/** What a span's exporter sends of it over OTLP/protobuf, the part these tests read (opentelemetry-proto's trace.proto). */
+const OTLP_TRACE_PROTO = `
+syntax = "proto3";
+message ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+message ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
+message Resource { repeated KeyValue attributes = 1; }
+message ScopeSpans { repeated Span spans = 2; }
+message Span {
+  bytes trace_id = 1; bytes span_id = 2; bytes parent_span_id = 4; string name = 5; int32 kind = 6;
+  repeated KeyValue attributes = 9; repeated Link links = 13;
+}
+message Link { bytes trace_id = 1; bytes span_id = 2; }
+message KeyValue { string key = 1; AnyValue value = 2; }
+message AnyValue {
+  oneof value { string string_value = 1; bool bool_value = 2; int64 int_value = 3; double double_value = 4; ArrayValue array_value = 5; }
+}
+message ArrayValue { repeated AnyValue values = 1; }
+`;
+const ExportTraceServiceRequest = protobuf.parse(OTLP_TRACE_PROTO).root.lookupType('ExportTraceServiceRequest');
+
+interface DecodedSpan {
+  traceId: Uint8Array;
+  spanId: Uint8Array;
+  parentSpanId?: Uint8Array;
+  name: string;
+  kind: number;
+  attributes?: OtlpAttribute[];
+  links?: { traceId: Uint8Array; spanId: Uint8Array }[];
+}
+
+const hex = (bytes: Uint8Array | undefined): string => Buffer.from(bytes ?? []).toString('hex');
+
+/** An OTLP/protobuf export in the shape of its OTLP/JSON form: ids in hex, integers as numbers. */
+function fromProtobuf(body: Buffer): OtlpExport {
+  const decoded = ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body), { longs: Number, arrays: true }) as {
+    resourceSpans: { resource: { attributes: OtlpAttribute[] }; scopeSpans: { spans: DecodedSpan[] }[] }[];
+  };
+  return {
+    resourceSpans: decoded.resourceSpans.map(({ resource, scopeSpans }) => ({
+      resource,
+      scopeSpans: scopeSpans.map(({ spans }) => ({
+        spans: spans.map((span) => ({
+          ...span,
+          traceId: hex(span.traceId),
+          spanId: hex(span.spanId),
+          parentSpanId: hex(span.parentSpanId),
+          links: span.links?.map((link) => ({ traceId: hex(link.traceId), spanId: hex(link.spanId) })),
+        })),
+      })),
+    })),
+  };
+}
+
+/** A collector's OTLP/HTTP traces endpoint, in protobuf (the exporters' default) and in JSON, keeping every span. */
 async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ExportedSpan[] = [];
+  const mediaTypes: string[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport;
+      const mediaType = String(req.headers['content-type']);
+      mediaTypes.push(mediaType);
+      const body = mediaType === 'application/x-protobuf' ? fromProtobuf(Buffer.concat(chunks)) : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport);
       for (const { resource, scopeSpans } of body.resourceSpans) {
         const service = String(plain(resource.attributes)['service.name']);
         for (const span of scopeSpans.flatMap((scope) => scope.spans)) {
@@ -78,6 +137,7 @@ async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
+    mediaTypes,
     close: async () => {
       server.closeAllConnections();
       await new Promise((done) => server.close(done));
@@ -142,13 +202,15 @@ describe('tracing from a request to the webhook it caused', () => {
     otlp = await startOtlpReceiver();
     receiver = await startHttpsReceiver();
     receiver.respond((request, res) => void res.writeHead(request.url === '/gone' ? 410 : 200).end());
-    const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '100' };
+    // The API and the worker export in OTLP/protobuf, the exporters' default; the other two APIs in OTLP/JSON.
+    const tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_BSP_SCHEDULE_DELAY: '100' };
     const env = { ...suite.env, ...tracing, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const inJson = { ...env, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
     [api, trustingApi, unsampledApi, worker] = await Promise.all([
       startApiProcess(env),
-      startApiProcess({ ...env, TRACE_TRUST_INBOUND: 'true' }),
+      startApiProcess({ ...inJson, TRACE_TRUST_INBOUND: 'true' }),
       startApiProcess({
-        ...env,
+        ...inJson,
         OTEL_SERVICE_NAME: 'rms-api-unsampled',
         OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
         OTEL_TRACES_SAMPLER_ARG: '0',
@@ -172,12 +234,17 @@ describe('tracing from a request to the webhook it caused', () => {
     return fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   }
 
-  /** A new account's authorization, with a webhook for its created resources at the receiver's `path`. */
-  async function accountWithWebhook(name: string, path: string): Promise<string> {
+  /** A new account's authorization. */
+  async function newAccount(name: string): Promise<string> {
     const credentials = { email: `${name}@example.com`, username: name, password: `password-${name}-1` };
     expect((await call('POST', '/v2/auth/register', credentials)).status).toBe(201);
     const login = await call('POST', '/v2/auth/login', { email: credentials.email, password: credentials.password });
-    const authorization = `Bearer ${((await login.json()) as { data: { access_token: string } }).data.access_token}`;
+    return `Bearer ${((await login.json()) as { data: { access_token: string } }).data.access_token}`;
+  }
+
+  /** A new account's authorization, with a webhook for its created resources at the receiver's `path`. */
+  async function accountWithWebhook(name: string, path: string): Promise<string> {
+    const authorization = await newAccount(name);
     const webhook = await call('POST', '/v2/webhooks', { url: `https://127.0.0.1:${receiver.port}${path}`, events: ['resource.created'] }, { authorization });
     expect(webhook.status).toBe(201);
     return authorization;
@@ -338,6 +405,32 @@ describe('tracing from a request to the webhook it caused', () => {
     const [, sampledTraceId] = String(sampledDelivery.headers.traceparent).split('-');
     await waitUntil(() => otlp.spans.find((span) => span.traceId === sampledTraceId && span.service === 'rms-worker' && isHttpClient(span)));
     expect(otlp.spans.filter((span) => span.traceId === traceId || span.service === 'rms-api-unsampled')).toEqual([]);
+  });
+
+  it('exports in OTLP/protobuf by default, each string whole: a Latin-1 user agent, the statements of a read', async () => {
+    const authorization = await newAccount('protobuf');
+    const created = await call('POST', '/v2/resources', { name: 'Protobuf' }, { authorization });
+    expect(created.status).toBe(201);
+    const resourceId = ((await created.json()) as { data: { id: string } }).data.id;
+    const userAgent = 'probe/1.0 (café; Zürich)';
+
+    const read = await fetch(`${api.url}/v2/resources/${resourceId}`, { headers: { authorization, 'user-agent': userAgent } });
+
+    expect(read.status).toBe(200);
+    const request = await waitUntil(() =>
+      otlp.spans.find((span) => span.service === 'rms-api' && span.kind === SERVER && span.attributes['url.path'] === `/v2/resources/${resourceId}`),
+    );
+    expect(request).toMatchObject({
+      name: 'GET /v2/resources/:id',
+      attributes: { 'user_agent.original': userAgent, 'http.route': '/v2/resources/:id', 'http.response.status_code': 200 },
+    });
+    const statements = await waitUntil(() => {
+      const sql = otlp.spans.filter((span) => span.traceId === request.traceId && span.attributes['db.system.name'] === 'postgresql');
+      return sql.length > 0 ? sql.map((span) => String(span.attributes['db.query.text'])) : undefined;
+    });
+    expect(statements).toContainEqual(expect.stringMatching(/^SELECT r\.id, [\s\S]+ FROM resources r\s+WHERE r\.id = \$1 [\s\S]+\)$/));
+    expect(otlp.mediaTypes).toContain('application/x-protobuf');
+    expect(otlp.mediaTypes).toContain('application/json');
   });
 
   it('records a request query with its credentials hidden, as the request log writes it', async () => {

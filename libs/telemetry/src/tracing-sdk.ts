@@ -8,6 +8,7 @@ import { ATTR_SERVICE_NAME, ATTR_URL_FULL } from '@opentelemetry/semantic-conven
 import { configuredPropagator } from './configured-propagator';
 import { configuredSampler } from './configured-sampler';
 import { EdgePropagator } from './edge-propagator';
+import { useNativeOtlpStringWrites } from './otlp-string-writes';
 import { SamplingFirst } from './sampling-first';
 import type { TracingSetup } from './tracing-setup';
 
@@ -35,8 +36,9 @@ function originOnly(options: RequestOptions): Attributes {
  * span. Exporter, protocol, sampler, propagators and resource attributes come from the standard
  * OTEL_* variables; the sampler is read here (`configuredSampler`) so that the server span asks
  * it before making anything (`SamplingFirst`). With an exporter and no span processor given,
- * NodeSDK exports through a BatchSpanProcessor (OTEL_BSP_*). Only traces: metrics stay
- * Prometheus's and logs stdout's.
+ * NodeSDK exports through a BatchSpanProcessor (OTEL_BSP_*); its protobuf serializer writes
+ * strings natively (`useNativeOtlpStringWrites`). Only traces: metrics stay Prometheus's and logs
+ * stdout's.
  */
 export function startTracingSdk(setup: TracingSetup): RunningSdk {
   const propagator = configuredPropagator();
@@ -54,6 +56,7 @@ export function startTracingSdk(setup: TracingSetup): RunningSdk {
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, startOutgoingSpanHook: originOnly }),
     ],
   });
+  useNativeOtlpStringWrites();
   sdk.start();
   return { sdk, sampling };
 }
