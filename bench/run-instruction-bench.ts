@@ -8,7 +8,7 @@
  * garbage collector are reported apart: when they run depends on timing, and they vary most from
  * run to run (about 7% on the total). Counted in the same BENCH_ROUNDS alternating rounds (3):
  * with BENCH_COMPARE_DIST, that build; with BENCH_INSTRUCTION_TRACING (sampling ratios, `1,0.1`),
- * this build with tracing on at each, exporting to a sink that keeps nothing. With
+ * this build (and the compared one) with tracing on at each, exporting to a sink that keeps nothing. With
  * BENCH_INSTRUCTION_PROFILE (a folder), each count's dump and V8's map of its code are kept there.
  * Needs valgrind (`apt-get install -y valgrind`); the API runs about fifty times slower under it.
  * The database, Redis keys and processes go at the end.
@@ -181,7 +181,10 @@ async function main(): Promise<void> {
     const variants: Variant[] = [
       { name: 'this build', dist: 'dist', env: {} },
       ...(COMPARED_DIST ? [{ name: `the build in ${COMPARED_DIST}`, dist: COMPARED_DIST, env: {} }] : []),
-      ...TRACING_RATIOS.map((ratio) => ({ name: `this build, tracing on, ${Number(ratio) * 100}% sampled`, dist: 'dist', env: tracingEnv(ratio, OTLP_SINK_PORT) })),
+      ...TRACING_RATIOS.flatMap((ratio) => [
+        { name: `this build, tracing on, ${Number(ratio) * 100}% sampled`, dist: 'dist', env: tracingEnv(ratio, OTLP_SINK_PORT) },
+        ...(COMPARED_DIST ? [{ name: `the build in ${COMPARED_DIST}, tracing on, ${Number(ratio) * 100}% sampled`, dist: COMPARED_DIST, env: tracingEnv(ratio, OTLP_SINK_PORT) }] : []),
+      ]),
     ];
     const sink = TRACING_RATIOS.length > 0 ? spawn(process.execPath, [join(__dirname, 'otlp-sink.js')], { env: { ...process.env, PORT: String(OTLP_SINK_PORT) }, stdio: 'ignore' }) : undefined;
     const counts: Count[][] = variants.map(() => []);
@@ -202,11 +205,12 @@ async function main(): Promise<void> {
         '',
         `Instructions per read by id (GET /resources/{id} with a JWT and the rate limit), medians of ${ROUNDS} rounds of ${READS.toLocaleString('en-US')} reads after ${WARM_UP.toLocaleString('en-US')}:`,
         '',
-        "| counted | all (range) | V8's compilers | garbage collector | the rest (against the compared build; tracing against this build) |",
+        "| counted | all (range) | V8's compilers | garbage collector | the rest (against the compared build; a traced build against itself untraced) |",
         '|---|---:|---:|---:|---:|',
         ...variants.map((variant, index) => {
           if (index === 0) return row(variant.name, counts[index], COMPARED_DIST ? restOf(1) : undefined);
-          return row(variant.name, counts[index], Object.keys(variant.env).length > 0 ? restOf(0) : undefined);
+          const untraced = variant.dist === 'dist' ? 0 : 1;
+          return row(variant.name, counts[index], Object.keys(variant.env).length > 0 ? restOf(untraced) : undefined);
         }),
       ].join('\n'),
     );
