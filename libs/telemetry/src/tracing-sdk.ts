@@ -8,7 +8,7 @@ import { ATTR_SERVICE_NAME, ATTR_URL_FULL } from '@opentelemetry/semantic-conven
 import { configuredPropagator } from './configured-propagator';
 import { configuredSampler } from './configured-sampler';
 import { EdgePropagator } from './edge-propagator';
-import { useNativeOtlpStringWrites } from './otlp-string-writes';
+import { otlpProtobufTraceExporterFromEnv } from './otlp-trace-exporter';
 import { SamplingFirst } from './sampling-first';
 import type { TracingSetup } from './tracing-setup';
 
@@ -36,9 +36,9 @@ function originOnly(options: RequestOptions): Attributes {
  * span. Exporter, protocol, sampler, propagators and resource attributes come from the standard
  * OTEL_* variables; the sampler is read here (`configuredSampler`) so that the server span asks
  * it before making anything (`SamplingFirst`). With an exporter and no span processor given,
- * NodeSDK exports through a BatchSpanProcessor (OTEL_BSP_*); its protobuf serializer writes
- * strings natively (`useNativeOtlpStringWrites`). Only traces: metrics stay Prometheus's and logs
- * stdout's.
+ * NodeSDK exports through a BatchSpanProcessor (OTEL_BSP_*); over OTLP/HTTP in protobuf, the
+ * default, through the service's serializer (`OtlpProtobufTraceExporter`). Only traces: metrics
+ * stay Prometheus's and logs stdout's.
  */
 export function startTracingSdk(setup: TracingSetup): RunningSdk {
   const propagator = configuredPropagator();
@@ -46,6 +46,7 @@ export function startTracingSdk(setup: TracingSetup): RunningSdk {
   const sdk = new NodeSDK({
     textMapPropagator: setup.trustInboundContext || !propagator ? propagator : new EdgePropagator(propagator),
     resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: setup.serviceName })),
+    traceExporter: otlpProtobufTraceExporterFromEnv(),
     sampler: sampling.sampler,
     idGenerator: sampling.idGenerator,
     metricReaders: [],
@@ -56,7 +57,6 @@ export function startTracingSdk(setup: TracingSetup): RunningSdk {
       new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, startOutgoingSpanHook: originOnly }),
     ],
   });
-  useNativeOtlpStringWrites();
   sdk.start();
   return { sdk, sampling };
 }
