@@ -25,7 +25,7 @@ describe('otlpProtobufTraceExporterFromEnv', () => {
     ['OTEL_TRACES_EXPORTER= otlp , otlp', { OTEL_TRACES_EXPORTER: ' otlp , otlp' }],
     ['OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf', { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }],
     ['the traces protocol http/protobuf over a general grpc', { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }],
-  ])('is the service's OTLP/protobuf exporter with %s', async (_, env) => {
+  ])("is the service's OTLP/protobuf exporter with %s", async (_, env) => {
     expect(await exporterFor(env)).toBeInstanceOf(OtlpProtobufTraceExporter);
   });
 

@@ -28,7 +28,11 @@ export class ProtobufWriter {
   }
 
   tag(field: number, wireType: WireType): void {
-    this.varint((field << 3) | wireType);
+    const key = (field << 3) | wireType;
+    if (key > 127) return this.varint(key);
+    // Fields 1 to 15, every tag of a span but its flags': one byte.
+    this.room(1);
+    this.buffer[this.pos++] = key;
   }
 
   /** A non-negative integer, or a negative one as the ten bytes of its 64-bit two's complement. */
