@@ -72,7 +72,7 @@ async function read(paths: string[], headers: Record<string, string>, amount: nu
     headers,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
   });
-  if (result.errors > 0) throw new Error(`${result.errors} reads failed`);
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${result.errors} reads failed, ${result.non2xx} answered other than 2xx`);
 }
 
 /** A callgrind dump's instructions: all of them, V8's compilers' and its garbage collector's (by their functions' names). */
@@ -149,6 +149,25 @@ function row(name: string, counts: Count[], reference?: number): string {
   return `| ${name} | ${thousands(total)} (${thousands(Math.min(...totals))}-${thousands(Math.max(...totals))}) | ${thousands(compiler)} | ${thousands(collector)} | ${thousands(rest)}${against} |`;
 }
 
+/** What an API answers a POST with: the `data` of its envelope. */
+type Post = (path: string, body: unknown) => Promise<{ id: string; access_token: string }>;
+
+/** Runs `work` against a plain API process (under valgrind, argon2 alone takes a minute), stopped after it. */
+async function throughPlainApi<T>(work: (post: Post) => Promise<T>): Promise<T> {
+  const api = spawn(process.execPath, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { env: { ...serviceEnv, PORT: String(PORT) }, stdio: 'ignore' });
+  try {
+    await untilReady(PORT);
+    return await work(async (path, body) => {
+      const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { data: { id: string; access_token: string } }).data;
+    });
+  } finally {
+    api.kill('SIGTERM');
+    await new Promise((resolve) => api.once('exit', resolve));
+  }
+}
+
 async function main(): Promise<void> {
   if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not installed: apt-get install -y valgrind');
   mkdirSync('.bench', { recursive: true });
@@ -158,23 +177,10 @@ async function main(): Promise<void> {
   await db.connect();
   try {
     const email = `bench_${RUN}@example.com`;
-    // The user is registered through a plain API process: under valgrind, argon2 alone takes a minute.
-    const api = spawn(process.execPath, [...API_NODE_FLAGS, 'dist/apps/api/src/main.js'], { env: { ...serviceEnv, PORT: String(PORT) }, stdio: 'ignore' });
-    let headers: Record<string, string>;
-    let ownerId: string;
-    try {
-      await untilReady(PORT);
-      const post = async (path: string, body: unknown) => {
-        const response = await fetch(`http://127.0.0.1:${PORT}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-        return ((await response.json()) as { data: { id: string; access_token: string } }).data;
-      };
-      ownerId = (await post('/v2/auth/register', { email, username: `bench_${RUN}`, password: 'benchmark-password' })).id;
-      headers = { authorization: `Bearer ${(await post('/v2/auth/login', { email, password: 'benchmark-password' })).access_token}` };
-    } finally {
-      api.kill('SIGTERM');
-      await new Promise((resolve) => api.once('exit', resolve));
-    }
+    const ownerId = await throughPlainApi(async (post) => (await post('/v2/auth/register', { email, username: `bench_${RUN}`, password: 'benchmark-password' })).id);
+    // An access token lasts 15 minutes, less than a run of several counts: each count logs in anew.
+    const authorization = () =>
+      throughPlainApi(async (post) => ({ authorization: `Bearer ${(await post('/v2/auth/login', { email, password: 'benchmark-password' })).access_token}` }));
     await db.query(`UPDATE users SET plan = 'enterprise' WHERE id = $1`, [ownerId]);
     const paths = (await seedResources(db, ownerId, 2_000)).map((id) => `/v2/resources/${id}`);
 
@@ -192,7 +198,7 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         for (let step = 0; step < variants.length; step++) {
           const index = (round + step) % variants.length;
-          counts[index].push(await countVariant(variants[index], paths, headers));
+          counts[index].push(await countVariant(variants[index], paths, await authorization()));
           console.log(`counted ${variants[index].name}, round ${round + 1}`);
         }
       }
