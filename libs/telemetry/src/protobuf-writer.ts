@@ -22,7 +22,7 @@ export class ProtobufWriter {
     this.buffer = Buffer.allocUnsafe(Math.max(64, initialSize));
   }
 
-  /** The bytes written, in a buffer of their own. */
+  /** The bytes written: a view of the buffer, which the writer is done with. */
   finish(): Uint8Array {
     return this.buffer.subarray(0, this.pos);
   }
