@@ -11,7 +11,7 @@ const OTLP_HTTP_SPAN_EXPORTER = 'otlp_http_span_exporter';
 /**
  * OpenTelemetry's OTLP/HTTP protobuf span exporter (`@opentelemetry/exporter-trace-otlp-proto`)
  * with the service's serializer: the same transport, retries, OTEL_EXPORTER_OTLP_* settings and
- * bytes on the wire, made in about a third of the instructions.
+ * bytes on the wire, made in a fraction of the instructions (docs/performance.md, "Tracing").
  */
 export class OtlpProtobufTraceExporter extends OTLPExporterBase<ReadableSpan[]> implements SpanExporter {
   constructor() {
