@@ -15,7 +15,7 @@
  */
 import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -41,6 +41,17 @@ const PROFILE_DIR = process.env.BENCH_INSTRUCTION_PROFILE;
 const COMPILER = /compiler::|maglev|turboshaft|Compil|Parser|interpreter::|Bytecode/i;
 const COLLECTOR = /heap::|Heap::|Scaveng|MarkCompact|Marking|Sweep|Evacuat/;
 const serviceEnv: NodeJS.ProcessEnv = { ...process.env, ...benchServiceEnv(DATABASE) };
+/**
+ * Deadlines for a process running fifty times slower: at the service's own (a second for Redis)
+ * a compilation or a collection under valgrind outlasts one now and then, and the read answers
+ * 503. A deadline is a timer; how long it is changes no instruction counted.
+ */
+const UNDER_VALGRIND: NodeJS.ProcessEnv = {
+  DATABASE_CONNECT_TIMEOUT_MS: '60000',
+  DATABASE_STATEMENT_TIMEOUT_MS: '60000',
+  DATABASE_LOCK_TIMEOUT_MS: '60000',
+  REDIS_COMMAND_TIMEOUT_MS: '60000',
+};
 
 /** Instructions per read: all of them, V8's compilers' and its garbage collector's. */
 interface Count {
@@ -72,7 +83,12 @@ async function read(paths: string[], headers: Record<string, string>, amount: nu
     headers,
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }],
   });
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${result.errors} reads failed, ${result.non2xx} answered other than 2xx`);
+  if (result.errors > 0 || result.non2xx > 0) {
+    const statuses = Object.entries(result.statusCodeStats ?? {})
+      .map(([status, { count }]) => `${count ?? 0} × ${status}`)
+      .join(', ');
+    throw new Error(`${result.errors} reads failed (${result.timeouts} timed out), ${result.non2xx} answered other than 2xx; answers: ${statuses}`);
+  }
 }
 
 /** A callgrind dump's instructions: all of them, V8's compilers' and its garbage collector's (by their functions' names). */
@@ -104,7 +120,7 @@ async function countVariant({ dist, env }: Variant, paths: string[], headers: Re
   // V8 names its compiled code only in a map file (/tmp/perf-<pid>.map) that callgrind cannot read itself.
   const nodeFlags = PROFILE_DIR ? [...API_NODE_FLAGS, '--perf-basic-prof'] : API_NODE_FLAGS;
   const api: ChildProcess = spawn('valgrind', [...args, process.execPath, ...nodeFlags, join(dist, 'apps/api/src/main.js')], {
-    env: { ...serviceEnv, ...env, PORT: String(PORT) },
+    env: { ...serviceEnv, ...UNDER_VALGRIND, ...env, PORT: String(PORT) },
     stdio: ['ignore', log, log],
   });
   try {
@@ -118,6 +134,11 @@ async function countVariant({ dist, env }: Variant, paths: string[], headers: Re
     const count = instructionsOf(join(out, dump));
     if (PROFILE_DIR) keepProfile(join(out, dump), api.pid);
     return { total: count.total / READS, compiler: count.compiler / READS, collector: count.collector / READS };
+  } catch (error) {
+    // The API's warnings and errors say why a read failed; its log goes with the count's folder.
+    const logged = readFileSync(join(out, 'api.log'), 'utf8').split('\n');
+    console.error(logged.filter((line) => /"level":(4|5|6)0/.test(line)).slice(-20).join('\n'));
+    throw error;
   } finally {
     api.kill('SIGKILL');
     await new Promise((resolve) => api.once('exit', resolve));
