@@ -39,6 +39,19 @@ describe('configuredSampler', () => {
     else process.env.OTEL_TRACES_SAMPLER_ARG = arg;
     // Unset or unknown, the SDK makes none and its tracer provider uses its default: parent-based, always on.
     const sdks = sdkFromEnv.createSamplerFromEnv() ?? new ParentBasedSampler({ root: new AlwaysOnSampler() });
-    expect(configuredSampler().toString()).toBe(sdks.toString());
+    expect(configuredSampler().sampler.toString()).toBe(sdks.toString());
+  });
+
+  it.each([
+    ['traceidratio', '0.25', 0.25],
+    ['parentbased_traceidratio', '0.1', 0.1],
+    ['parentbased_traceidratio', '1.5', 1],
+    ['parentbased_always_on', undefined, undefined],
+    ['always_off', undefined, undefined],
+  ])('names the ratio OTEL_TRACES_SAMPLER=%s OTEL_TRACES_SAMPLER_ARG=%s samples a new trace at: %p', (name, arg, ratio) => {
+    process.env.OTEL_TRACES_SAMPLER = name;
+    if (arg === undefined) delete process.env.OTEL_TRACES_SAMPLER_ARG;
+    else process.env.OTEL_TRACES_SAMPLER_ARG = arg;
+    expect(configuredSampler().rootRatio).toBe(ratio);
   });
 });

@@ -16,14 +16,29 @@ function ratioFromEnv(): number {
   return ratio;
 }
 
+/**
+ * The sampler the SDK is given, and, when it decides a new trace by a ratio of trace ids
+ * (`traceidratio`, `parentbased_traceidratio`), that ratio: what `SamplingFirst` decides a new
+ * trace by without the sampler reading the id's hex back.
+ */
+export interface ConfiguredSampling {
+  sampler: Sampler;
+  rootRatio?: number;
+}
+
+const withRatio = (sampler: (ratio: number) => Sampler) => (): ConfiguredSampling => {
+  const ratio = ratioFromEnv();
+  return { sampler: sampler(ratio), rootRatio: ratio };
+};
+
 /** The samplers OTEL_TRACES_SAMPLER may name: those the Node SDK itself knows. */
-const SAMPLERS = new Map<string, () => Sampler>([
-  ['always_on', () => new AlwaysOnSampler()],
-  ['always_off', () => new AlwaysOffSampler()],
-  ['parentbased_always_on', () => new ParentBasedSampler({ root: new AlwaysOnSampler() })],
-  ['parentbased_always_off', () => new ParentBasedSampler({ root: new AlwaysOffSampler() })],
-  ['traceidratio', () => new TraceIdRatioBasedSampler(ratioFromEnv())],
-  ['parentbased_traceidratio', () => new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratioFromEnv()) })],
+const SAMPLERS = new Map<string, () => ConfiguredSampling>([
+  ['always_on', () => ({ sampler: new AlwaysOnSampler() })],
+  ['always_off', () => ({ sampler: new AlwaysOffSampler() })],
+  ['parentbased_always_on', () => ({ sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }) })],
+  ['parentbased_always_off', () => ({ sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) })],
+  ['traceidratio', withRatio((ratio) => new TraceIdRatioBasedSampler(ratio))],
+  ['parentbased_traceidratio', withRatio((ratio) => new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }))],
 ]);
 
 /**
@@ -32,9 +47,9 @@ const SAMPLERS = new Map<string, () => Sampler>([
  * here rather than left to the SDK so that the server span can ask the very sampler the SDK is
  * given before it makes any span (`SamplingFirst`).
  */
-export function configuredSampler(): Sampler {
+export function configuredSampler(): ConfiguredSampling {
   const name = getStringFromEnv('OTEL_TRACES_SAMPLER');
   const create = name === undefined ? undefined : SAMPLERS.get(name);
   if (name !== undefined && create === undefined) diag.error(`unknown OTEL_TRACES_SAMPLER value "${name}", using default`);
-  return create?.() ?? new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  return create?.() ?? { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }) };
 }

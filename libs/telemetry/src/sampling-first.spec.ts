@@ -12,12 +12,13 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import fc from 'fast-check';
 import { EdgePropagator } from './edge-propagator';
 import { SamplingFirst } from './sampling-first';
 
 /** A SamplingFirst and the SDK tracer it was made for, recording in memory. */
-function sdkWith(sampler: Sampler) {
-  const sampling = new SamplingFirst(sampler, new RandomIdGenerator());
+function sdkWith(sampler: Sampler, rootRatio?: number) {
+  const sampling = new SamplingFirst(sampler, new RandomIdGenerator(), rootRatio);
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ sampler: sampling.sampler, idGenerator: sampling.idGenerator, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   const tracer = provider.getTracer('spec');
@@ -38,8 +39,11 @@ function extracted(trusted: boolean, carrier: Record<string, string>): Context {
 }
 
 describe('SamplingFirst', () => {
-  it('samples a ratio r of new traces, decided once on the trace id the span then gets (r, not r²)', () => {
-    const { sampling, tracer, ended } = sdkWith(ratio(0.25));
+  it.each([
+    ['asked of the sampler', undefined],
+    ['decided from the words of the id made', 0.25],
+  ])('samples a ratio r of new traces, %s, once, on the trace id the span then gets (r, not r²)', (_how, rootRatio) => {
+    const { sampling, tracer, ended } = sdkWith(ratio(0.25), rootRatio);
     const spans = Array.from({ length: 4000 }, () => sampling.startSpan(tracer, 'GET', SpanKind.SERVER, ROOT_CONTEXT));
     const sampled = spans.filter((span) => span.isRecording());
     // 1000 expected; 5 standard deviations either side (r² would be 250).
@@ -54,6 +58,42 @@ describe('SamplingFirst', () => {
     for (const span of sampled) span.end();
     expect(ended()).toHaveLength(sampled.length);
     expect(ended().every((span) => span.parentSpanContext === undefined)).toBe(true);
+  });
+
+  it('decides a new trace from the words of its id exactly as the ratio sampler decides it from the hex, at any ratio', () => {
+    // Ratios spread over [0, 1] (fc.double's are mostly tiny), and some the sampler clamps.
+    const ratios = fc.oneof(fc.integer({ min: 0, max: 10_000 }).map((n) => n / 10_000), fc.constantFrom(-0.5, 1.5, Number.NaN));
+    const words = fc.array(fc.nat({ max: 2 ** 32 - 1 }), { minLength: 4, maxLength: 4 });
+    fc.assert(
+      fc.property(ratios, words, (r, drawn) => {
+        const draws = drawn.map((word) => word / 2 ** 32);
+        const random = jest.spyOn(Math, 'random').mockImplementation(() => draws.shift() ?? 0);
+        try {
+          const { sampling, tracer } = sdkWith(ratio(r), r);
+          const span = sampling.startSpan(tracer, 'GET', SpanKind.SERVER, ROOT_CONTEXT);
+          const { traceId, traceFlags } = span.spanContext();
+          const hex = drawn.map((word) => word.toString(16).padStart(8, '0')).join('');
+          expect(traceId).toBe(hex === '0'.repeat(32) ? `${'0'.repeat(31)}1` : hex);
+          const wanted = new TraceIdRatioBasedSampler(r).shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
+          expect(span.isRecording()).toBe(wanted);
+          expect((traceFlags & TraceFlags.SAMPLED) !== 0).toBe(wanted);
+          span.end();
+        } finally {
+          random.mockRestore();
+        }
+      }),
+      { endOnFailure: true, numRuns: 500 },
+    );
+  });
+
+  it.each([
+    [0, 0],
+    [1, 4000],
+  ])('samples, decided from the words at ratio %p, %p of 4,000 new traces, each with valid ids', (r, expected) => {
+    const { sampling, tracer } = sdkWith(ratio(r), r);
+    const spans = Array.from({ length: 4000 }, () => sampling.startSpan(tracer, 'GET', SpanKind.SERVER, ROOT_CONTEXT));
+    expect(spans.filter((span) => span.isRecording())).toHaveLength(expected);
+    expect(spans.every((span) => /^[0-9a-f]{32}$/.test(span.spanContext().traceId) && /^[0-9a-f]{16}$/.test(span.spanContext().spanId))).toBe(true);
   });
 
   it('asks the sampler once for an unsampled request, and never the tracer', () => {

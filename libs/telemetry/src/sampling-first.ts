@@ -1,4 +1,4 @@
-import { Context, isSpanContextValid, Span, SpanContext, SpanKind, trace, TraceFlags, Tracer } from '@opentelemetry/api';
+import { Context, isSpanContextValid, Span, SpanKind, trace, TraceFlags, Tracer, TraceState } from '@opentelemetry/api';
 import { IdGenerator, Sampler, SamplingDecision } from '@opentelemetry/sdk-trace';
 
 /**
@@ -31,24 +31,64 @@ class DecidedTraceIds implements IdGenerator {
   }
 }
 
+/** A new trace's id, and whether the ratio sampler samples it. */
+interface NewTrace {
+  traceId: string;
+  sampled: boolean;
+}
+
+/**
+ * New trace ids made from four random 32-bit words, each decided as TraceIdRatioBasedSampler
+ * decides it: the words XORed, below the ratio's share of 2³² (its `_accumulate` reads the same
+ * words back from the id's hex, each character checked, which cost a request more than making the
+ * id). Words as the SDK's RandomIdGenerator makes them, never all zero.
+ */
+class RatioRootTraces {
+  private readonly words = Buffer.allocUnsafe(16);
+  private readonly upperBound: number;
+
+  constructor(ratio: number) {
+    const share = Number.isNaN(ratio) ? 0 : Math.min(1, Math.max(0, ratio));
+    this.upperBound = share === 1 ? 2 ** 32 : Math.floor(share * 0xffffffff);
+  }
+
+  next(): NewTrace {
+    const w0 = (Math.random() * 2 ** 32) >>> 0;
+    const w1 = (Math.random() * 2 ** 32) >>> 0;
+    const w2 = (Math.random() * 2 ** 32) >>> 0;
+    let w3 = (Math.random() * 2 ** 32) >>> 0;
+    // An all-zero trace id is invalid: the SDK's generator sets its last bit.
+    if ((w0 | w1 | w2 | w3) === 0) w3 = 1;
+    this.words.writeUInt32BE(w0, 0);
+    this.words.writeUInt32BE(w1, 4);
+    this.words.writeUInt32BE(w2, 8);
+    this.words.writeUInt32BE(w3, 12);
+    return { traceId: this.words.toString('hex'), sampled: (w0 ^ w1 ^ w2 ^ w3) >>> 0 < this.upperBound };
+  }
+}
+
 /**
  * Asks the sampler before any span is made. The SDK's tracer builds a span's ids, its options and
  * its attributes, then asks the sampler, and returns a non-recording span when it says no; here a
  * span that will not be recorded is only its span context, made from the same ids and sampler, and
  * the tracer is called for a sampled one alone. Both are the SDK's: `sampler` and `idGenerator` are
  * what it is given, and a sampled root gets the trace id it was sampled on, so that a ratio `r`
- * samples `r` of requests, not `r`².
+ * samples `r` of requests, not `r`². With `rootRatio`, the ratio `sampler` decides a new trace by,
+ * a new trace is decided from the words of its id as it is made (`RatioRootTraces`).
  */
 export class SamplingFirst {
   readonly idGenerator: IdGenerator;
   private readonly ids: DecidedTraceIds;
+  private readonly ratioRoots: RatioRootTraces | undefined;
 
   constructor(
     readonly sampler: Sampler,
     random: IdGenerator,
+    rootRatio?: number,
   ) {
     this.ids = new DecidedTraceIds(random);
     this.idGenerator = this.ids;
+    this.ratioRoots = rootRatio === undefined ? undefined : new RatioRootTraces(rootRatio);
   }
 
   /**
@@ -59,19 +99,26 @@ export class SamplingFirst {
    */
   startSpan(tracer: Tracer, name: string, kind: SpanKind, parent: Context): Span {
     const parentSpanContext = trace.getSpanContext(parent);
-    const validParent = parentSpanContext && isSpanContextValid(parentSpanContext) ? parentSpanContext : undefined;
-    const traceId = validParent?.traceId ?? this.ids.generateTraceId();
-    const sampling = this.sampler.shouldSample(parent, traceId, name, kind, {}, []);
-    if (sampling.decision === SamplingDecision.NOT_RECORD) {
-      const unrecorded: SpanContext = {
-        traceId,
-        spanId: this.ids.generateSpanId(),
-        traceFlags: TraceFlags.NONE,
-        traceState: sampling.traceState ?? validParent?.traceState,
-      };
-      return trace.wrapSpanContext(unrecorded);
+    if (parentSpanContext && isSpanContextValid(parentSpanContext)) {
+      const sampling = this.sampler.shouldSample(parent, parentSpanContext.traceId, name, kind, {}, []);
+      if (sampling.decision === SamplingDecision.NOT_RECORD) return this.unrecorded(parentSpanContext.traceId, sampling.traceState ?? parentSpanContext.traceState);
+      return tracer.startSpan(name, { kind }, parent);
     }
-    if (validParent) return tracer.startSpan(name, { kind }, parent);
-    return this.ids.startingWith(traceId, () => tracer.startSpan(name, { kind }, parent));
+    const root = this.newTrace(parent, name, kind);
+    if (!root.sampled) return this.unrecorded(root.traceId, root.traceState);
+    return this.ids.startingWith(root.traceId, () => tracer.startSpan(name, { kind }, parent));
+  }
+
+  /** A new trace's id and the sampler's decision on it, with the trace state it gave. */
+  private newTrace(parent: Context, name: string, kind: SpanKind): NewTrace & { traceState?: TraceState } {
+    if (this.ratioRoots) return this.ratioRoots.next();
+    const traceId = this.ids.generateTraceId();
+    const sampling = this.sampler.shouldSample(parent, traceId, name, kind, {}, []);
+    return { traceId, sampled: sampling.decision !== SamplingDecision.NOT_RECORD, traceState: sampling.traceState };
+  }
+
+  /** The span of work in trace `traceId` that records nothing: its span context alone. */
+  private unrecorded(traceId: string, traceState: TraceState | undefined): Span {
+    return trace.wrapSpanContext({ traceId, spanId: this.ids.generateSpanId(), traceFlags: TraceFlags.NONE, traceState });
   }
 }

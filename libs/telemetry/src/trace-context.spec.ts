@@ -1,4 +1,4 @@
-import { createTraceState, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { createContextKey, createTraceState, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { contextOf, spanContextIn, traceContextOf, withUnrecordedTrace } from './trace-context';
 import { tracingRequested } from './tracing';
 
@@ -43,6 +43,32 @@ describe('trace context headers', () => {
     expect(trace.getSpan(work)).toBeUndefined();
     expect(spanContextIn(work)).toBe(unsampled);
     expect(spanContextIn(ROOT_CONTEXT)).toBeUndefined();
+  });
+
+  it('keeps the unrecorded trace, and the rest, through every change made to the context it is in', () => {
+    const key = createContextKey('a value the work sets');
+    const unsampled = { traceId, spanId: 'c0ffee00c0ffee00', traceFlags: TraceFlags.NONE };
+    const work = withUnrecordedTrace(ROOT_CONTEXT.setValue(key, 'before'), unsampled);
+    expect(work.getValue(key)).toBe('before');
+
+    const changed = work.setValue(key, 'after');
+    expect(changed.getValue(key)).toBe('after');
+    expect(spanContextIn(changed)).toBe(unsampled);
+    expect(work.getValue(key)).toBe('before');
+
+    const withoutKey = changed.deleteValue(key);
+    expect(withoutKey.getValue(key)).toBeUndefined();
+    expect(spanContextIn(withoutKey)).toBe(unsampled);
+
+    const other = { ...unsampled, spanId: 'deadbeefdeadbeef' };
+    expect(spanContextIn(withUnrecordedTrace(work, other))).toBe(other);
+    expect(spanContextIn(work)).toBe(unsampled);
+
+    const span = trace.wrapSpanContext({ traceId, spanId, traceFlags: TraceFlags.SAMPLED });
+    const recorded = trace.setSpan(work, span);
+    expect(trace.getSpan(recorded)).toBe(span);
+    expect(trace.getSpan(work)).toBeUndefined();
+    expect(spanContextIn(recorded)).toBe(span.spanContext());
   });
 
   it.each([null, undefined, { traceparent: 'garbage' }, { traceparent: `01-${traceId}-${spanId}-01` }, { traceparent: `00-${'0'.repeat(32)}-${spanId}-01` }])(

@@ -42,7 +42,8 @@ function originOnly(options: RequestOptions): Attributes {
  */
 export function startTracingSdk(setup: TracingSetup): RunningSdk {
   const propagator = configuredPropagator();
-  const sampling = new SamplingFirst(configuredSampler(), new RandomIdGenerator());
+  const { sampler, rootRatio } = configuredSampler();
+  const sampling = new SamplingFirst(sampler, new RandomIdGenerator(), rootRatio);
   const sdk = new NodeSDK({
     textMapPropagator: setup.trustInboundContext || !propagator ? propagator : new EdgePropagator(propagator),
     resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: setup.serviceName })),
