@@ -31,10 +31,11 @@ class DecidedTraceIds implements IdGenerator {
   }
 }
 
-/** A new trace's id, and whether the ratio sampler samples it. */
+/** A new trace's id, whether it is sampled, and the trace state the sampler gave it. */
 interface NewTrace {
   traceId: string;
   sampled: boolean;
+  traceState?: TraceState;
 }
 
 /**
@@ -73,8 +74,8 @@ class RatioRootTraces {
  * span that will not be recorded is only its span context, made from the same ids and sampler, and
  * the tracer is called for a sampled one alone. Both are the SDK's: `sampler` and `idGenerator` are
  * what it is given, and a sampled root gets the trace id it was sampled on, so that a ratio `r`
- * samples `r` of requests, not `r`². With `rootRatio`, the ratio `sampler` decides a new trace by,
- * a new trace is decided from the words of its id as it is made (`RatioRootTraces`).
+ * samples `r` of requests, not `r`². Given `rootRatio` (the ratio by which `sampler` decides a new
+ * trace), a new trace is decided from the words of its id as the id is made (`RatioRootTraces`).
  */
 export class SamplingFirst {
   readonly idGenerator: IdGenerator;
@@ -109,8 +110,8 @@ export class SamplingFirst {
     return this.ids.startingWith(root.traceId, () => tracer.startSpan(name, { kind }, parent));
   }
 
-  /** A new trace's id and the sampler's decision on it, with the trace state it gave. */
-  private newTrace(parent: Context, name: string, kind: SpanKind): NewTrace & { traceState?: TraceState } {
+  /** A new trace's id and the decision on it: from its words with a ratio, otherwise the sampler's. */
+  private newTrace(parent: Context, name: string, kind: SpanKind): NewTrace {
     if (this.ratioRoots) return this.ratioRoots.next();
     const traceId = this.ids.generateTraceId();
     const sampling = this.sampler.shouldSample(parent, traceId, name, kind, {}, []);
