@@ -1,10 +1,10 @@
+import { randomFillSync } from 'node:crypto';
 import { Context, defaultTextMapGetter, ROOT_CONTEXT, SpanKind, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   AlwaysOffSampler,
   InMemorySpanExporter,
   ParentBasedSampler,
-  RandomIdGenerator,
   ReadableSpan,
   Sampler,
   SamplingDecision,
@@ -14,11 +14,12 @@ import {
 } from '@opentelemetry/sdk-trace';
 import fc from 'fast-check';
 import { EdgePropagator } from './edge-propagator';
+import { PooledRandomIds } from './pooled-random-ids';
 import { SamplingFirst } from './sampling-first';
 
 /** A SamplingFirst and the SDK tracer it was made for, recording in memory. */
-function sdkWith(sampler: Sampler, rootRatio?: number) {
-  const sampling = new SamplingFirst(sampler, new RandomIdGenerator(), rootRatio);
+function sdkWith(sampler: Sampler, rootRatio?: number, random?: PooledRandomIds) {
+  const sampling = new SamplingFirst(sampler, rootRatio, random);
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ sampler: sampling.sampler, idGenerator: sampling.idGenerator, spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   const tracer = provider.getTracer('spec');
@@ -66,21 +67,21 @@ describe('SamplingFirst', () => {
     const words = fc.array(fc.nat({ max: 2 ** 32 - 1 }), { minLength: 4, maxLength: 4 });
     fc.assert(
       fc.property(ratios, words, (r, drawn) => {
-        const draws = drawn.map((word) => word / 2 ** 32);
-        const random = jest.spyOn(Math, 'random').mockImplementation(() => draws.shift() ?? 0);
-        try {
-          const { sampling, tracer } = sdkWith(ratio(r), r);
-          const span = sampling.startSpan(tracer, 'GET', SpanKind.SERVER, ROOT_CONTEXT);
-          const { traceId, traceFlags } = span.spanContext();
-          const hex = drawn.map((word) => word.toString(16).padStart(8, '0')).join('');
-          expect(traceId).toBe(hex === '0'.repeat(32) ? `${'0'.repeat(31)}1` : hex);
-          const wanted = new TraceIdRatioBasedSampler(r).shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
-          expect(span.isRecording()).toBe(wanted);
-          expect((traceFlags & TraceFlags.SAMPLED) !== 0).toBe(wanted);
-          span.end();
-        } finally {
-          random.mockRestore();
-        }
+        // The pool's first 16 bytes are the words drawn; the rest, for an all-zero draw, the system's.
+        const random = new PooledRandomIds((bytes) => {
+          randomFillSync(bytes);
+          drawn.forEach((word, i) => new DataView(bytes.buffer).setUint32(4 * i, word, false));
+        });
+        const { sampling, tracer } = sdkWith(ratio(r), r, random);
+        const span = sampling.startSpan(tracer, 'GET', SpanKind.SERVER, ROOT_CONTEXT);
+        const { traceId, traceFlags } = span.spanContext();
+        const hex = drawn.map((word) => word.toString(16).padStart(8, '0')).join('');
+        if (hex === '0'.repeat(32)) expect(traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
+        else expect(traceId).toBe(hex);
+        const wanted = new TraceIdRatioBasedSampler(r).shouldSample(ROOT_CONTEXT, traceId).decision === SamplingDecision.RECORD_AND_SAMPLED;
+        expect(span.isRecording()).toBe(wanted);
+        expect((traceFlags & TraceFlags.SAMPLED) !== 0).toBe(wanted);
+        span.end();
       }),
       { endOnFailure: true, numRuns: 500 },
     );

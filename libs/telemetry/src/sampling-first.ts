@@ -1,8 +1,9 @@
 import { Context, isSpanContextValid, Span, SpanKind, trace, TraceFlags, Tracer, TraceState } from '@opentelemetry/api';
 import { IdGenerator, Sampler, SamplingDecision } from '@opentelemetry/sdk-trace';
+import { PooledRandomIds } from './pooled-random-ids';
 
 /**
- * The SDK's id generator, except that the next trace id it makes may be one decided on already:
+ * The process's id generator, except that the next trace id it makes may be one decided on already:
  * so that a root span the sampler chose gets the very trace id it was chosen on.
  */
 class DecidedTraceIds implements IdGenerator {
@@ -39,32 +40,27 @@ interface NewTrace {
 }
 
 /**
- * New trace ids made from four random 32-bit words, each decided as TraceIdRatioBasedSampler
- * decides it: the words XORed, below the ratio's share of 2³² (its `_accumulate` reads the same
- * words back from the id's hex, each character checked, which cost a request more than making the
- * id). Words as the SDK's RandomIdGenerator makes them, never all zero.
+ * New trace ids, each decided as TraceIdRatioBasedSampler decides it: its four 32-bit words XORed,
+ * below the ratio's share of 2³². The sampler's `_accumulate` reads the same words back from the
+ * id's hex, each character checked, which cost a request more than making the id; here they are
+ * read from the random bytes the id's hex was written from (`PooledRandomIds`).
  */
 class RatioRootTraces {
-  private readonly words = Buffer.allocUnsafe(16);
   private readonly upperBound: number;
 
-  constructor(ratio: number) {
+  constructor(
+    ratio: number,
+    private readonly ids: PooledRandomIds,
+  ) {
     const share = Number.isNaN(ratio) ? 0 : Math.min(1, Math.max(0, ratio));
     this.upperBound = share === 1 ? 2 ** 32 : Math.floor(share * 0xffffffff);
   }
 
   next(): NewTrace {
-    const w0 = (Math.random() * 2 ** 32) >>> 0;
-    const w1 = (Math.random() * 2 ** 32) >>> 0;
-    const w2 = (Math.random() * 2 ** 32) >>> 0;
-    let w3 = (Math.random() * 2 ** 32) >>> 0;
-    // An all-zero trace id is invalid: the SDK's generator sets its last bit.
-    if ((w0 | w1 | w2 | w3) === 0) w3 = 1;
-    this.words.writeUInt32BE(w0, 0);
-    this.words.writeUInt32BE(w1, 4);
-    this.words.writeUInt32BE(w2, 8);
-    this.words.writeUInt32BE(w3, 12);
-    return { traceId: this.words.toString('hex'), sampled: (w0 ^ w1 ^ w2 ^ w3) >>> 0 < this.upperBound };
+    const { ids } = this;
+    const at = ids.take(16);
+    const accumulated = (ids.word(at) ^ ids.word(at + 4) ^ ids.word(at + 8) ^ ids.word(at + 12)) >>> 0;
+    return { traceId: ids.hexAt(at, 16), sampled: accumulated < this.upperBound };
   }
 }
 
@@ -72,9 +68,9 @@ class RatioRootTraces {
  * Asks the sampler before any span is made. The SDK's tracer builds a span's ids, its options and
  * its attributes, then asks the sampler, and returns a non-recording span when it says no; here a
  * span that will not be recorded is only its span context, made from the same ids and sampler, and
- * the tracer is called for a sampled one alone. Both are the SDK's: `sampler` and `idGenerator` are
- * what it is given, and a sampled root gets the trace id it was sampled on, so that a ratio `r`
- * samples `r` of requests, not `r`². Given `rootRatio` (the ratio by which `sampler` decides a new
+ * the tracer is called for a sampled one alone. Both are the SDK's: `sampler` and `idGenerator`
+ * (ids from `random`) are what it is given, and a sampled root gets the trace id it was sampled on,
+ * so that a ratio `r` samples `r` of requests, not `r`². Given `rootRatio` (the ratio by which `sampler` decides a new
  * trace), a new trace is decided from the words of its id as the id is made (`RatioRootTraces`).
  */
 export class SamplingFirst {
@@ -84,12 +80,12 @@ export class SamplingFirst {
 
   constructor(
     readonly sampler: Sampler,
-    random: IdGenerator,
     rootRatio?: number,
+    random = new PooledRandomIds(),
   ) {
     this.ids = new DecidedTraceIds(random);
     this.idGenerator = this.ids;
-    this.ratioRoots = rootRatio === undefined ? undefined : new RatioRootTraces(rootRatio);
+    this.ratioRoots = rootRatio === undefined ? undefined : new RatioRootTraces(rootRatio, random);
   }
 
   /**

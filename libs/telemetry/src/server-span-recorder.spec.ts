@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { propagation, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { ParentBasedSampler, RandomIdGenerator, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
+import { ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { recordSpansInMemory, RecordedSpans } from '@app/testing';
 import { SamplingFirst } from './sampling-first';
 import { recordServerSpans } from './server-span-recorder';
@@ -29,7 +29,7 @@ describe('recordServerSpans', () => {
 
   /** The SDK as startTracing leaves it, sampling `ratio` of new traces. */
   const sampling = (ratio: number): void => {
-    const first = new SamplingFirst(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }), new RandomIdGenerator());
+    const first = new SamplingFirst(new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }), ratio);
     jest.mocked(tracingSampling).mockReturnValue(first);
     spans = recordSpansInMemory(first);
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());

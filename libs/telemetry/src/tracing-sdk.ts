@@ -3,7 +3,6 @@ import { Attributes } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { RandomIdGenerator } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_URL_FULL } from '@opentelemetry/semantic-conventions';
 import { configuredPropagator } from './configured-propagator';
 import { configuredSampler } from './configured-sampler';
@@ -43,7 +42,7 @@ function originOnly(options: RequestOptions): Attributes {
 export function startTracingSdk(setup: TracingSetup): RunningSdk {
   const propagator = configuredPropagator();
   const { sampler, rootRatio } = configuredSampler();
-  const sampling = new SamplingFirst(sampler, new RandomIdGenerator(), rootRatio);
+  const sampling = new SamplingFirst(sampler, rootRatio);
   const sdk = new NodeSDK({
     textMapPropagator: setup.trustInboundContext || !propagator ? propagator : new EdgePropagator(propagator),
     resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: setup.serviceName })),
