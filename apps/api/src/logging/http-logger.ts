@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Level, Logger } from 'pino';
-import { traceLogFields } from '@app/telemetry';
 import { requestStateOf } from '../platform/request/request-state';
 import { redactHeaders, redactUrl } from './log-redaction';
 import { requestLogContext } from './request-context';
@@ -62,12 +61,6 @@ export function createHttpLogger(root: Logger): HttpLogMiddleware {
         res: { statusCode: res.statusCode },
         responseTime: Math.round(performance.now() - started),
       };
-      // Its trace's ids built in rather than merged by pino's mixin, which copies the whole line.
-      const traced = traceLogFields();
-      if (traced) {
-        line.trace_id = traced.trace_id;
-        line.span_id = traced.span_id;
-      }
       if (level === 'error') line.err = res.err ?? new Error(`failed with status code ${res.statusCode}`);
       root[level](line, messageFor(res));
     });
