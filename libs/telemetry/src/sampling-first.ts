@@ -70,8 +70,9 @@ class RatioRootTraces {
  * span that will not be recorded is only its span context, made from the same ids and sampler, and
  * the tracer is called for a sampled one alone. Both are the SDK's: `sampler` and `idGenerator`
  * (ids from `random`) are what it is given, and a sampled root gets the trace id it was sampled on,
- * so that a ratio `r` samples `r` of requests, not `r`². Given `rootRatio` (the ratio by which `sampler` decides a new
- * trace), a new trace is decided from the words of its id as the id is made (`RatioRootTraces`).
+ * so that a ratio `r` samples `r` of requests, not `r`². Given `rootRatio` (the ratio by which
+ * `sampler` decides a new trace), a new trace is decided from the words of its id as the id is
+ * made (`RatioRootTraces`).
  */
 export class SamplingFirst {
   readonly idGenerator: IdGenerator;
