@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { IdGenerator } from '@opentelemetry/sdk-trace';
 
-/** Bytes drawn at a time: the ids of about 500 sampled requests of three spans, or 680 unsampled ones. */
+/** Bytes drawn at a time: the ids of about 400 sampled requests of three spans, or 680 unsampled ones. */
 const POOL_BYTES = 16_384;
 
 /** Fills its argument with random bytes: the system's generator, unless a spec chooses them. */

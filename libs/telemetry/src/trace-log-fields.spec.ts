@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { Context, context, ContextManager, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import pino from 'pino';
 import { withUnrecordedTrace } from './trace-context';
@@ -43,12 +42,7 @@ describe('the trace ids of a log line', () => {
   const spanId = 'b7ad6b7169203331';
   const sampled = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId, traceFlags: TraceFlags.SAMPLED });
   const lines: string[] = [];
-  const output = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
+  const output = { write: (line: string): void => void lines.push(line) };
   const logger = pino(withTraceFields({ base: undefined, timestamp: () => ',"time":"2026-12-02T06:00:00.000Z"' }), output);
 
   beforeAll(() => context.setGlobalContextManager(new StackContextManager()));
@@ -79,5 +73,6 @@ describe('the trace ids of a log line', () => {
   it("keeps pino's own time when the options name none", () => {
     const untimed = pino(withTraceFields({ base: undefined }), output);
     context.with(sampled, () => untimed.info('timed'));
-    expect(JSON.parse(lines[0])).toEqual({ level: 30, time: expect.any(Number), trace_id: traceId, span_id: spanId, msg: 'timed' });  });
+    expect(JSON.parse(lines[0])).toEqual({ level: 30, time: expect.any(Number), trace_id: traceId, span_id: spanId, msg: 'timed' });
+  });
 });

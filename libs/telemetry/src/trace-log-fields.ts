@@ -9,7 +9,7 @@ import { isTracingOn } from './tracing';
  * Only the invalid (all-zero) context of a no-op span is left out: every other id is hex from the
  * SDK or from a propagator that checked it, so it is neither tested nor escaped again.
  */
-export function traceIdFields(): string {
+function traceIdFields(): string {
   const spanContext = activeSpanContext();
   if (!spanContext || spanContext.traceId === INVALID_TRACEID) return '';
   return `,"trace_id":"${spanContext.traceId}","span_id":"${spanContext.spanId}"`;
