@@ -1,6 +1,7 @@
 import { diag } from '@opentelemetry/api';
 import { getNumberFromEnv, getStringFromEnv } from '@opentelemetry/core';
 import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, Sampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
+import { RecordedParentSampler } from './recorded-parent-sampler';
 
 /** The ratio OTEL_TRACES_SAMPLER_ARG gives, by the Node SDK's rules: 1 when blank or out of [0, 1], with its error. */
 function ratioFromEnv(): number {
@@ -45,11 +46,13 @@ const SAMPLERS = new Map<string, () => ConfiguredSampling>([
  * The sampler OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG name, read by the Node SDK's rules
  * (an unknown name logged and the default used), or its default (parent-based, always on). Read
  * here rather than left to the SDK so that the server span can ask the very sampler the SDK is
- * given before it makes any span (`SamplingFirst`).
+ * given before it makes any span (`SamplingFirst`). Each samples a child of a recorded sampled span
+ * without being asked (`RecordedParentSampler`).
  */
 export function configuredSampler(): ConfiguredSampling {
   const name = getStringFromEnv('OTEL_TRACES_SAMPLER');
   const create = name === undefined ? undefined : SAMPLERS.get(name);
   if (name !== undefined && create === undefined) diag.error(`unknown OTEL_TRACES_SAMPLER value "${name}", using default`);
-  return create?.() ?? { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }) };
+  const { sampler, rootRatio } = create?.() ?? { sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }) };
+  return { sampler: new RecordedParentSampler(sampler), rootRatio };
 }
