@@ -69,9 +69,10 @@ export class Sql {
   }
 
   private callOf(statement: SqlStatement): DatabaseCall {
-    this.target ??= databaseTarget(this.dataSource.options);
+    const target = (this.target ??= databaseTarget(this.dataSource.options));
     const operation = OPERATION.exec(statement.text)?.[1].toUpperCase() ?? 'QUERY';
-    return { system: 'postgresql', operation, queryText: statement.text, ...this.target };
+    // Named rather than spread: a spread copies through the generic path on every statement.
+    return { system: 'postgresql', operation, queryText: statement.text, namespace: target.namespace, server: target.server };
   }
 
   private async send<T extends QueryResultRow>(statement: SqlStatement, manager?: EntityManager): Promise<SqlOutcome<T>> {

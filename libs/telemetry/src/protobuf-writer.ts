@@ -59,7 +59,7 @@ export class ProtobufWriter {
 
   fixed32(value: number): void {
     this.room(4);
-    this.pos = this.buffer.writeUInt32LE(value >>> 0, this.pos);
+    this.littleEndian32(value >>> 0);
   }
 
   /** OpenTelemetry's `[seconds, nanoseconds]` as a fixed64 count of nanoseconds. */
@@ -70,9 +70,8 @@ export class ProtobufWriter {
     const low = (lowSeconds >>> 0) + ((((highSeconds & 65535) * 65536) >>> 0) + nanos);
     const high = Math.floor(lowSeconds / TWO_TO_32) + ((highSeconds / 65536) >>> 0) + Math.floor(low / TWO_TO_32);
     this.room(8);
-    this.buffer.writeUInt32LE(low >>> 0, this.pos);
-    this.buffer.writeUInt32LE(high >>> 0, this.pos + 4);
-    this.pos += 8;
+    this.littleEndian32(low >>> 0);
+    this.littleEndian32(high >>> 0);
   }
 
   double(value: number): void {
@@ -149,6 +148,17 @@ export class ProtobufWriter {
       rest >>>= 7;
     }
     this.buffer[start + size - 1] = rest;
+  }
+
+  /** Four bytes of `value`, low first, stored as bytes: `writeUInt32LE` checks its arguments on every call. */
+  private littleEndian32(value: number): void {
+    const buffer = this.buffer;
+    const pos = this.pos;
+    buffer[pos] = value;
+    buffer[pos + 1] = value >>> 8;
+    buffer[pos + 2] = value >>> 16;
+    buffer[pos + 3] = value >>> 24;
+    this.pos = pos + 4;
   }
 
   private room(bytes: number): void {
