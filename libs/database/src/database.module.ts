@@ -4,7 +4,7 @@ import { AppConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { EventCommitListener } from './event-commit-listener';
 import { EventOutbox } from './event-outbox';
-import { usePlainRowTemplate } from './pg-row-template';
+import { useCompiledRowMakers } from './pg-row-maker';
 import { RedisModule } from './redis/redis.module';
 import { useRowDescriptionCache } from './row-description-cache';
 import { WorkerHeartbeatRepository } from './redis/worker-heartbeat.repository';
@@ -24,7 +24,7 @@ const REPOSITORIES = [WorkerHeartbeatRepository];
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
-        usePlainRowTemplate();
+        useCompiledRowMakers();
         useRowDescriptionCache();
         return dataSourceOptions(config);
       },

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import type { BeforeQueryEvent, EntitySubscriberInterface, QueryResult } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
-import { usePlainRowTemplate } from './pg-row-template';
+import { useCompiledRowMakers } from './pg-row-maker';
 import { useRowDescriptionCache } from './row-description-cache';
 import { Sql } from './sql';
 
@@ -160,30 +160,42 @@ describe('pg', () => {
     }
   });
 
-  it("makes every row of a result from the empty row `addFields` leaves in `_prebuiltEmptyResultObject` (pg-row-template.ts)", async () => {
-    usePlainRowTemplate();
-    const methods = Result.prototype as unknown as { addFields: (this: { _prebuiltEmptyResultObject: object }, fields: FieldDef[]) => void };
-    const plainAddFields = methods.addFields;
-    methods.addFields = function markedAddFields(fields) {
-      plainAddFields.call(this, fields);
-      this._prebuiltEmptyResultObject = { ...this._prebuiltEmptyResultObject, template_marker: null };
+  it('describes a result through `Result.prototype.addFields` and makes each of its rows through `Result.prototype.parseRow` (pg-row-maker.ts)', async () => {
+    useCompiledRowMakers();
+    const methods = Result.prototype as unknown as {
+      addFields: (this: object, fields: FieldDef[]) => void;
+      parseRow: (this: object, raw: unknown[]) => Record<string, unknown>;
+    };
+    const { addFields, parseRow } = methods;
+    const described: string[][] = [];
+    methods.addFields = function describedFields(fields) {
+      described.push(fields.map((description) => description.name));
+      addFields.call(this, fields);
+    };
+    methods.parseRow = function markedRow(raw) {
+      return { ...parseRow.call(this, raw), row_marker: true };
     };
     const client = new Client({ connectionString: loadConfig().DATABASE_URL });
     await client.connect();
     try {
-      const { rows } = await client.query<Record<string, unknown>>(`SELECT 1 AS n, 'x' AS "__proto__", '{"a":[1]}'::jsonb AS doc`);
-      relianceHolds('a result calls addFields with its RowDescription and copies its empty row into each row', rows.length === 1 && 'template_marker' in rows[0]);
-      methods.addFields = plainAddFields;
-      const plain = (await client.query<Record<string, unknown>>(`SELECT 1 AS n, 'x' AS "__proto__", '{"a":[1]}'::jsonb AS doc`)).rows[0];
-      expect(Object.keys(plain)).toEqual(['n', '__proto__', 'doc']);
-      expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
-      expect(Object.getOwnPropertyDescriptor(plain, '__proto__')?.value).toBe('x');
-      expect(plain).toMatchObject({ n: 1, doc: { a: [1] } });
+      const { rows } = await client.query<Record<string, unknown>>(`SELECT 1 AS n, 'x' AS "__proto__", '{"a":[1]}'::jsonb AS doc FROM generate_series(1, 2)`);
+      relianceHolds(
+        'a result calls addFields with its RowDescription and parseRow for each of its rows',
+        described.some((names) => names.join() === 'n,__proto__,doc') && rows.length === 2 && rows.every((row) => row.row_marker === true),
+      );
+      methods.addFields = addFields;
+      methods.parseRow = parseRow;
+      const made = (await client.query<Record<string, unknown>>(`SELECT 1 AS n, 'x' AS "__proto__", '{"a":[1]}'::jsonb AS doc`)).rows[0];
+      expect(Object.keys(made)).toEqual(['n', '__proto__', 'doc']);
+      expect(Object.getPrototypeOf(made)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(made, '__proto__')?.value).toBe('x');
+      expect(made).toMatchObject({ n: 1, doc: { a: [1] } });
       const empty = await client.query('SELECT 1 AS n WHERE false');
       expect(empty.rows).toEqual([]);
       expect(empty.fields.map((description) => description.name)).toEqual(['n']);
     } finally {
-      methods.addFields = plainAddFields;
+      methods.addFields = addFields;
+      methods.parseRow = parseRow;
       await client.end();
     }
   });
