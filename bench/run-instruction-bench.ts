@@ -4,7 +4,7 @@
  * bench's 100,000 seeded resources): the built API under
  * valgrind's callgrind, which counts the instructions the process executes rather than the time
  * they take, so that a change of a few percent shows on a shared machine whose A/A noise in CPU
- * per request is larger. The API serves BENCH_INSTRUCTION_WARM_UP reads by id (15,000: V8 is still
+ * per request is larger. The API serves BENCH_INSTRUCTION_WARM_UP of those reads (15,000: V8 is still
  * compiling before that) with counting off, then BENCH_INSTRUCTION_READS (3,000) with counting on,
  * through 4 connections; the count is divided by the reads. V8's optimizing compilers and its
  * garbage collector are reported apart: when they run depends on timing, and they vary most from
@@ -35,7 +35,10 @@ const WARM_UP = Number(process.env.BENCH_INSTRUCTION_WARM_UP ?? 15_000);
 const READS = Number(process.env.BENCH_INSTRUCTION_READS ?? 3_000);
 /** What each request reads: a resource by id (by default) or the list's cursor page 1. */
 const READ_KIND = process.env.BENCH_INSTRUCTION_READ === 'list' ? 'list' : 'by-id';
-const READ_NAMES = { 'by-id': 'read by id (GET /resources/{id}', list: 'list page 1 (GET /resources?limit=20, cursor' } as const;
+const READ_LABELS = {
+  'by-id': 'read by id (GET /resources/{id} with a JWT and the rate limit)',
+  list: 'list page 1 (GET /resources?limit=20, cursor, with a JWT and the rate limit)',
+} as const;
 const COMPARED_DIST = process.env.BENCH_COMPARE_DIST;
 /** Sampling ratios (a comma list, `1,0.1`) at which this build is also counted with tracing on, exporting to a sink that keeps nothing. */
 const TRACING_RATIOS = (process.env.BENCH_INSTRUCTION_TRACING ?? '').split(',').filter(Boolean);
@@ -237,7 +240,7 @@ async function main(): Promise<void> {
     console.log(
       [
         '',
-        `Instructions per ${READ_NAMES[READ_KIND]} with a JWT and the rate limit), medians of ${ROUNDS} rounds of ${READS.toLocaleString('en-US')} reads after ${WARM_UP.toLocaleString('en-US')}:`,
+        `Instructions per ${READ_LABELS[READ_KIND]}, medians of ${ROUNDS} rounds of ${READS.toLocaleString('en-US')} reads after ${WARM_UP.toLocaleString('en-US')}:`,
         '',
         "| counted | all (range) | V8's compilers | garbage collector | the rest (against the compared build; a traced build against itself untraced) |",
         '|---|---:|---:|---:|---:|',

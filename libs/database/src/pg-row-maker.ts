@@ -1,7 +1,8 @@
 import { Result, types } from 'pg';
 import type { FieldDef } from 'pg';
 
-type TypeParser = (value: string) => unknown;
+/** A column's parser: given its text, or for a binary column its bytes, as pg gives them. */
+type TypeParser = (value: string | Buffer) => unknown;
 type RawRow = ReadonlyArray<string | null>;
 /** One statement's row from its raw column values, each through its column's parser. */
 type RowMaker = (raw: RawRow, parsers: readonly TypeParser[]) => Record<string, unknown>;
@@ -43,7 +44,7 @@ function genericRowMaker(fields: readonly FieldDef[]): RowMaker {
     for (let index = 0; index < fields.length; index++) {
       const value = raw[index];
       const { name, format } = fields[index];
-      const parsed = value === null ? null : parsers[index](format === 'binary' ? (Buffer.from(value) as unknown as string) : value);
+      const parsed = value === null ? null : parsers[index](format === 'binary' ? Buffer.from(value) : value);
       if (name === '__proto__') Object.defineProperty(row, name, { value: parsed, writable: true, enumerable: true, configurable: true });
       else row[name] = parsed;
     }
