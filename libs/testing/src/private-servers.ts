@@ -188,7 +188,15 @@ export class PrivatePostgres {
 
   private signalCluster(signal: NodeJS.Signals): void {
     const postmaster = Number(readFileSync(join(this.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    for (const pid of [postmaster, ...childProcesses(postmaster)]) process.kill(pid, signal);
+    process.kill(postmaster, signal);
+    for (const pid of childProcesses(postmaster)) {
+      try {
+        process.kill(pid, signal);
+      } catch (error) {
+        // A backend that ended since the list was read has nothing left to signal.
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    }
   }
 
   /** Starts the stopped cluster again, on the same port and with the same data. */
@@ -209,11 +217,13 @@ export class PrivatePostgres {
 
   /** Stops the cluster when it still runs (frozen or not) and removes its folder. */
   destroy(): void {
-    try {
-      this.thaw();
-      this.stop();
-    } catch {
-      // already stopped
+    // Each on its own: a thaw that fails (the postmaster already gone) must not skip the stop.
+    for (const step of [() => this.thaw(), () => this.stop()]) {
+      try {
+        step();
+      } catch {
+        // already thawed, or already stopped
+      }
     }
     rmSync(this.root, { recursive: true, force: true });
   }
