@@ -211,6 +211,7 @@ export const SQL_SNAPSHOTS: SnapshotFile[] = [
       'before a write outside a transaction': IDEMPOTENCY_OUTCOME_SQL.recordOutcome(OUTCOME_KEY, false),
     },
     earlierOf: IDEMPOTENCY_OUTCOME_SQL.earlierOf(OUTCOME_KEY),
+    recordedIn: IDEMPOTENCY_OUTCOME_SQL.recordedIn(OUTCOME_KEY, '7415'),
     recordAnswer: IDEMPOTENCY_OUTCOME_SQL.recordAnswer(OUTCOME_KEY, { status: 201, headers: {}, body: '{}' }),
     discard: IDEMPOTENCY_OUTCOME_SQL.discard(OUTCOME_KEY),
   }),

@@ -36,6 +36,9 @@ SELECT false AS ours, fingerprint = $3 AS same_request, response, transaction_id
  FROM idempotency_outcomes
 WHERE account_id = $1 AND key_hash = $2 AND claim_token <> $4 AND expires_at > now();
 
+-- recordedIn
+SELECT EXISTS (SELECT 1 FROM idempotency_outcomes WHERE account_id = $1 AND key_hash = $2 AND transaction_id = $3::xid8) AS recorded;
+
 -- recordAnswer
 UPDATE idempotency_outcomes SET response = $4 WHERE account_id = $1 AND key_hash = $2 AND claim_token = $3;
 

@@ -80,6 +80,10 @@ export const IDEMPOTENCY_OUTCOME_SQL = {
         WHERE account_id = $1 AND key_hash = $2 AND claim_token <> $4 AND expires_at > now()`,
     values: [key.accountId, key.keyHash, key.fingerprint, key.claimToken],
   }),
+  recordedIn: (key: OutcomeKey, transactionId: string): SqlStatement => ({
+    text: `SELECT EXISTS (SELECT 1 FROM idempotency_outcomes WHERE account_id = $1 AND key_hash = $2 AND transaction_id = $3::xid8) AS recorded`,
+    values: [key.accountId, key.keyHash, transactionId],
+  }),
   recordAnswer: (key: OutcomeKey, answer: IdempotentAnswer): SqlStatement => ({
     text: `UPDATE idempotency_outcomes SET response = $4 WHERE account_id = $1 AND key_hash = $2 AND claim_token = $3`,
     values: [key.accountId, key.keyHash, key.claimToken, JSON.stringify(answer)],
@@ -108,6 +112,15 @@ export class IdempotencyOutcomeRepository {
   async earlierOf(key: OutcomeKey): Promise<EarlierOutcome | null> {
     const [row] = await this.sql.rows<RecordedOutcomeRow>(IDEMPOTENCY_OUTCOME_SQL.earlierOf(key));
     return row === undefined ? null : earlierOutcome(row);
+  }
+
+  /**
+   * Whether the key's outcome row was written by the transaction `transactionId`: once that
+   * transaction has ended, whether it committed.
+   */
+  async recordedIn(key: OutcomeKey, transactionId: string): Promise<boolean> {
+    const [row] = await this.sql.rows<{ recorded: boolean }>(IDEMPOTENCY_OUTCOME_SQL.recordedIn(key, transactionId));
+    return row.recorded;
   }
 
   async recordAnswer(key: OutcomeKey, answer: IdempotentAnswer): Promise<void> {

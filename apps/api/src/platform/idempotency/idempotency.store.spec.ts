@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { connectRunRedis } from '@app/testing';
+import type { IdempotencyOutcomeRepository, OutcomeKey } from './idempotency-outcome.repository';
 import type { TransactionStatus, TransactionStatuses } from './transaction-statuses';
 import type { WriteOutcome } from './write-ledger';
 import { CLAIM_LEASE_MS, IdempotencyClaim, IdempotencyStore, retryAfterSeconds } from './idempotency.store';
@@ -13,6 +14,9 @@ describe('IdempotencyStore', () => {
   let store: IdempotencyStore;
   let statuses: TransactionStatus[];
   const asked: string[][] = [];
+  /** The transactions whose outcome rows PostgreSQL holds, by key hash. */
+  const recorded = new Map<string, string>();
+  const rowsAsked: string[] = [];
 
   beforeAll(() => {
     redis = connectRunRedis();
@@ -22,13 +26,21 @@ describe('IdempotencyStore', () => {
         return Promise.resolve(statuses);
       },
     } as TransactionStatuses;
-    store = new IdempotencyStore(redis, transactions);
+    const outcomes = {
+      recordedIn: (key: OutcomeKey, transactionId: string) => {
+        rowsAsked.push(transactionId);
+        return Promise.resolve(recorded.get(key.keyHash) === transactionId);
+      },
+    } as IdempotencyOutcomeRepository;
+    store = new IdempotencyStore(redis, transactions, outcomes);
   });
   afterAll(async () => {
     await redis.quit();
   });
   beforeEach(() => {
     asked.length = 0;
+    rowsAsked.length = 0;
+    recorded.clear();
     statuses = [];
   });
 
@@ -93,6 +105,28 @@ describe('IdempotencyStore', () => {
     statuses = ['aborted', 'aborted'];
     expect((await store.claim('usr_store', inDoubt, 'f')).kind).toBe('claimed');
     expect(await store.claim('usr_store', inDoubt, 'f')).toEqual({ kind: 'in_progress', retryAfterSeconds: CLAIM_LEASE_MS / 1000 });
+  });
+
+  it("tells a keyed transaction's fate by its outcome row once its id is no longer running, whatever the id's status says", async () => {
+    const key = randomUUID();
+    const claim = await claimed(key);
+    await store.leaveUnsettled(claim, 'f', { ...NOTHING, transactionsInDoubt: ['41', '42'], outcomeTransactionInDoubt: '42' });
+
+    // Still running, as far as PostgreSQL knows: the row is not asked, the retry waits.
+    statuses = ['aborted', 'in progress'];
+    expect(await store.claim('usr_store', key, 'f')).toEqual({ kind: 'in_progress', retryAfterSeconds: 1 });
+    expect(rowsAsked).toEqual([]);
+
+    // The row is there: it committed, even where PostgreSQL no longer knows the id.
+    recorded.set(claim.outcome.keyHash, '42');
+    statuses = ['aborted', null];
+    expect(await store.claim('usr_store', key, 'f')).toEqual({ kind: 'answer_lost', tookEffect: true });
+
+    // No row: it rolled back, even where a crash issued its id again to a transaction that committed.
+    recorded.clear();
+    statuses = ['aborted', 'committed'];
+    expect((await store.claim('usr_store', key, 'f')).kind).toBe('claimed');
+    expect(rowsAsked).toEqual(['42', '42']);
   });
 
   it('rounds a wait up to whole seconds, at least one', () => {

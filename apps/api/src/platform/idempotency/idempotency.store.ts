@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { REDIS, RedisClient } from '@app/database';
-import { IdempotentAnswer, OutcomeKey } from './idempotency-outcome.repository';
-import { TransactionStatuses } from './transaction-statuses';
+import { IdempotencyOutcomeRepository, IdempotentAnswer, OutcomeKey } from './idempotency-outcome.repository';
+import { TransactionStatus, TransactionStatuses } from './transaction-statuses';
 import type { WriteOutcome } from './write-ledger';
 
 /** How long a finished answer is replayed (docs/api.md#idempotency). */
@@ -80,6 +80,7 @@ export class IdempotencyStore {
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,
     private readonly transactions: TransactionStatuses,
+    private readonly outcomes: IdempotencyOutcomeRepository,
   ) {}
 
   async claim(accountId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
@@ -97,7 +98,7 @@ export class IdempotencyStore {
       if (stored.fingerprint !== fingerprint) return { kind: 'reused' };
       if (stored.state === 'running') return { kind: 'in_progress', retryAfterSeconds: retryAfterSeconds(ttlMs) };
       if (stored.state === 'done') return { kind: 'completed', response: stored.response };
-      const settled = await this.resolveUnsettled(stored);
+      const settled = await this.resolveUnsettled(stored, outcome);
       if (settled !== 'never_committed') return settled;
       const takeoverAt = Date.now();
       if ((await this.redis.eval(REPLACE_SCRIPT, 1, redisKey, existing, marker, CLAIM_LEASE_MS)) === 'OK') {
@@ -111,15 +112,28 @@ export class IdempotencyStore {
    * What became of an unsettled first request: its writes in doubt are asked of PostgreSQL. The
    * key runs again only when none of them committed; PostgreSQL unreachable throws (503).
    */
-  private async resolveUnsettled(entry: UnsettledEntry): Promise<ClaimOutcome | 'never_committed'> {
+  private async resolveUnsettled(entry: UnsettledEntry, key: OutcomeKey): Promise<ClaimOutcome | 'never_committed'> {
     if (entry.committed) return { kind: 'answer_lost', tookEffect: true };
     if (entry.statementsInDoubt) return { kind: 'answer_lost', tookEffect: false };
-    const statuses = await this.transactions.of(entry.transactionsInDoubt);
+    const statuses = await this.statusesOf(entry, key);
     if (statuses.includes('committed')) return { kind: 'answer_lost', tookEffect: true };
     if (statuses.includes(null)) return { kind: 'answer_lost', tookEffect: false };
     // A COMMIT PostgreSQL is still working on: it ends within moments, one way or the other.
     if (statuses.includes('in progress')) return { kind: 'in_progress', retryAfterSeconds: 1 };
     return 'never_committed';
+  }
+
+  /**
+   * How each transaction in doubt ended. The one holding the key's outcome row is told by the row
+   * once its id is no longer running: asked after the status, so that a COMMIT PostgreSQL has just
+   * finished is seen.
+   */
+  private async statusesOf(entry: UnsettledEntry, key: OutcomeKey): Promise<TransactionStatus[]> {
+    const statuses = await this.transactions.of(entry.transactionsInDoubt);
+    const recording = entry.outcomeTransactionInDoubt === undefined ? -1 : entry.transactionsInDoubt.indexOf(entry.outcomeTransactionInDoubt);
+    if (recording < 0 || statuses[recording] === 'in progress') return statuses;
+    statuses[recording] = (await this.outcomes.recordedIn(key, entry.transactionsInDoubt[recording])) ? 'committed' : 'aborted';
+    return statuses;
   }
 
   /** Renews the claim while its request runs; call the answer to stop. */

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { DataSource, QueryRunner } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { dataSourceOptions, Sql } from '@app/database';
-import { EarlierOutcome, OutcomeKey } from './idempotency-outcome.repository';
+import { EarlierOutcome, IdempotencyOutcomeRepository, OutcomeKey } from './idempotency-outcome.repository';
 import { TransactionStatuses } from './transaction-statuses';
 import { KeyedOutcome, registerWriteLedger, WriteLedger, writeLedgers, WriteLedgerSubscriber, WriteOutcome } from './write-ledger';
 
@@ -219,6 +219,42 @@ describe('WriteLedger', () => {
       expect((retry.error as SettledEarlier).earlier).toEqual({ sameRequest: true, answer: null, tookEffect: false });
       expect(retry.writes).toEqual(NOTHING);
       expect(await count(23)).toBe(1);
+    });
+
+    it("names the keyed transaction whose COMMIT lost its connection; its outcome row says it did not commit, as a committed one's says it did", async () => {
+      const outcomes = new IdempotencyOutcomeRepository(new Sql(dataSource));
+      const lostKey = keyOf(randomBytes(6).toString('hex'), 'lost');
+      let backend!: (pid: number) => void;
+      const pid = new Promise<number>((resolve) => (backend = resolve));
+      const [lost] = await Promise.all([
+        keyedLedgerOf(lostKey, () =>
+          dataSource.transaction(async (manager) => {
+            const [session]: Array<{ pid: number }> = await manager.query('SELECT pg_backend_pid() AS pid');
+            backend(session.pid);
+            await manager.query(`INSERT INTO ${table} (n) VALUES (99)`);
+          }),
+        ),
+        terminateWhenAsleep({ pid }),
+      ]);
+      const [inDoubt] = lost.writes.transactionsInDoubt;
+      expect(lost.writes).toEqual({ ...NOTHING, transactionsInDoubt: [expect.stringMatching(/^\d+$/)], outcomeTransactionInDoubt: inDoubt });
+      expect(await outcomes.recordedIn(lostKey, inDoubt)).toBe(false);
+
+      const committedKey = keyOf(randomBytes(6).toString('hex'), 'committed');
+      const [committed]: Array<{ id: string }> = await writeLedgers.run(new WriteLedger(), () =>
+        dataSource.transaction(async (manager) => {
+          await manager.query(`INSERT INTO ${table} (n) VALUES (26)`);
+          return manager.query('SELECT pg_current_xact_id()::text AS id');
+        }),
+      );
+      await keyedLedgerOf(committedKey, () => dataSource.transaction((manager) => manager.query(`INSERT INTO ${table} (n) VALUES (27)`)));
+      const [row]: Array<{ id: string }> = await dataSource.query(
+        `SELECT transaction_id::text AS id FROM idempotency_outcomes WHERE account_id = 'usr_ledger' AND key_hash = $1`,
+        [committedKey.keyHash],
+      );
+      expect(await outcomes.recordedIn(committedKey, row.id)).toBe(true);
+      // Another transaction's id, committed or not, is not the row's.
+      expect(await outcomes.recordedIn(committedKey, committed.id)).toBe(false);
     });
 
     it('takes over the row of an expired key', async () => {

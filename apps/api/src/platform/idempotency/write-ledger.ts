@@ -12,6 +12,11 @@ export interface WriteOutcome {
   transactionsInDoubt: string[];
   /** A write outside a transaction went out and was never answered; it has no id to ask about. */
   statementsInDoubt: boolean;
+  /**
+   * The one of `transactionsInDoubt` that holds the key's outcome row, if any. Its row, not its
+   * id, says whether it committed: an id that never reached the disk is issued again after a crash.
+   */
+  outcomeTransactionInDoubt?: string;
 }
 
 /** A statement that may commit, sent and not answered yet. */
@@ -75,6 +80,7 @@ export class WriteLedger {
   private committed = false;
   private readonly transactionsInDoubt: string[] = [];
   private statementsInDoubt = false;
+  private outcomeTransactionInDoubt: string | undefined;
   private readonly unanswered = new Map<QueryRunner, Unanswered>();
   private keyed: KeyedWrite | undefined;
   private outcomeRecorded = false;
@@ -94,7 +100,9 @@ export class WriteLedger {
     this.recording = false;
     for (const statement of this.unanswered.values()) this.doubt(statement);
     this.unanswered.clear();
-    return { committed: this.committed, transactionsInDoubt: [...this.transactionsInDoubt], statementsInDoubt: this.statementsInDoubt };
+    const outcome: WriteOutcome = { committed: this.committed, transactionsInDoubt: [...this.transactionsInDoubt], statementsInDoubt: this.statementsInDoubt };
+    if (this.outcomeTransactionInDoubt !== undefined) outcome.outcomeTransactionInDoubt = this.outcomeTransactionInDoubt;
+    return outcome;
   }
 
   get keyedOutcome(): KeyedOutcome {
@@ -159,8 +167,12 @@ export class WriteLedger {
   }
 
   private doubt(statement: Unanswered): void {
-    if (statement.transactionId === null) this.statementsInDoubt = true;
-    else this.transactionsInDoubt.push(statement.transactionId);
+    if (statement.transactionId === null) {
+      this.statementsInDoubt = true;
+      return;
+    }
+    this.transactionsInDoubt.push(statement.transactionId);
+    if (statement.recordsOutcome) this.outcomeTransactionInDoubt = statement.transactionId;
   }
 }
 
