@@ -100,9 +100,12 @@ export class WriteLedger {
     this.recording = false;
     for (const statement of this.unanswered.values()) this.doubt(statement);
     this.unanswered.clear();
-    const outcome: WriteOutcome = { committed: this.committed, transactionsInDoubt: [...this.transactionsInDoubt], statementsInDoubt: this.statementsInDoubt };
-    if (this.outcomeTransactionInDoubt !== undefined) outcome.outcomeTransactionInDoubt = this.outcomeTransactionInDoubt;
-    return outcome;
+    return {
+      committed: this.committed,
+      transactionsInDoubt: [...this.transactionsInDoubt],
+      statementsInDoubt: this.statementsInDoubt,
+      outcomeTransactionInDoubt: this.outcomeTransactionInDoubt,
+    };
   }
 
   get keyedOutcome(): KeyedOutcome {
